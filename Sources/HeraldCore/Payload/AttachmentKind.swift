@@ -1,0 +1,60 @@
+/// The kinds of media a notification can attach, with the file extensions iOS recognizes and the
+/// size limits it enforces (Apple's UNNotificationAttachment rules, shared by lint and the device
+/// simulator).
+public enum AttachmentKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case audio
+    case image
+    case video
+
+    /// Largest file iOS attaches: audio 5 MB, image 10 MB, video 50 MB.
+    public var maximumByteCount: Int {
+        switch self {
+        case .audio: 5 * 1024 * 1024
+        case .image: 10 * 1024 * 1024
+        case .video: 50 * 1024 * 1024
+        }
+    }
+
+    /// File extensions (lowercase) that tell iOS the file is of this kind.
+    public var fileExtensions: [String] {
+        switch self {
+        case .audio: ["aif", "aiff", "wav", "mp3", "m4a"]
+        case .image: ["jpg", "jpeg", "gif", "png"]
+        case .video: ["mpg", "mpeg", "mp2", "mp4", "avi"]
+        }
+    }
+
+    /// The kind a file extension names, case-insensitively; `nil` for one iOS does not recognize
+    /// (such as `.tmp`, which fails with "Unrecognized attachment file type").
+    public init?(fileExtension: String) {
+        let lowered = fileExtension.lowercased()
+        guard let kind = Self.allCases.first(where: { $0.fileExtensions.contains(lowered) }) else { return nil }
+        self = kind
+    }
+
+    /// The kind a server-sent media type names: `image`, `image/png`, `png`, `video/mp4`…
+    public init?(mediaType: String) {
+        let lowered = mediaType.lowercased().trimmingWhitespace()
+        if let kind = AttachmentKind(rawValue: lowered) {
+            self = kind
+        } else if let slash = lowered.firstIndex(of: "/"), let kind = AttachmentKind(rawValue: String(lowered[..<slash])) {
+            self = kind
+        } else if let kind = AttachmentKind(fileExtension: lowered) {
+            self = kind
+        } else {
+            return nil
+        }
+    }
+
+    /// The file extension at the end of a URL's path (query and fragment ignored), if any.
+    public static func fileExtension(ofURL url: String) -> String? {
+        var path = Substring(url)
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        if let scheme = path.range(of: "://") { path = path[scheme.upperBound...] }
+        guard let slash = path.firstIndex(of: "/") else { return nil }
+        let lastComponent = path[slash...].split(separator: "/").last ?? ""
+        guard let dot = lastComponent.lastIndex(of: "."), dot != lastComponent.startIndex else { return nil }
+        let ext = lastComponent[lastComponent.index(after: dot)...]
+        return ext.isEmpty ? nil : String(ext)
+    }
+}

@@ -1,0 +1,12 @@
+extension PushType {
+    /// The push type a payload calls for when none is given: `liveactivity` when it has a Live
+    /// Activity `event`, `background` when it only has `content-available: 1`, otherwise `alert`.
+    public static func inferred(from payload: Payload) -> PushType {
+        let aps = payload.aps
+        if aps.json[APSKey.event] != nil && aps.json[APSKey.timestamp] != nil { return .liveActivity }
+        let visible = aps.json[APSKey.alert] != nil || aps.json[APSKey.sound] != nil || aps.json[APSKey.badge] != nil
+        if aps.json[APSKey.contentAvailable] != nil && !visible { return .background }
+        if aps.json[APSKey.contentChanged] != nil && !visible { return .widgets }
+        return .alert
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// `apns-expiration`: how long APNs keeps the notification for an offline device.
+public enum Expiration: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// No header: APNs stores it under its default policy (up to 30 days).
+    case none
+    /// `0`: deliver only if the device is reachable now; never stored.
+    case immediately
+    /// Keep it until this moment (written as UNIX seconds).
+    case at(Date)
+
+    /// The header value, or `nil` for ``none``.
+    public var headerValue: String? {
+        switch self {
+        case .none: nil
+        case .immediately: "0"
+        case .at(let date): String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        }
+    }
+
+    /// Parses a header value: UNIX seconds, `0` meaning ``immediately``; `nil` if not a
+    /// non-negative integer (APNs answers `BadExpirationDate`).
+    public init?(headerValue: String) {
+        guard let seconds = Int64(headerValue), seconds >= 0 else { return nil }
+        self = seconds == 0 ? .immediately : .at(Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    /// True when a notification with this expiration may no longer be delivered at `now`.
+    public func hasExpired(at now: Date) -> Bool {
+        if case .at(let date) = self { return date < now }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .immediately: "0 (deliver now or never)"
+        case .at(let date): "\(headerValue!) (\(date))"
+        }
+    }
+}

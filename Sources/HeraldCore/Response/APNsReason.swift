@@ -1,0 +1,173 @@
+/// The `reason` of an APNs error answer, with its HTTP status, what it means, whether sending
+/// again can help and what to do with the device token.
+///
+/// Unknown strings (reasons Apple adds later) are kept as they are: ``isKnown`` is false and the
+/// advice falls back to what the HTTP status implies.
+public struct APNsReason: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+extension APNsReason {
+    // 400
+    public static let badCollapseID = APNsReason(rawValue: "BadCollapseId")
+    public static let badDeviceToken = APNsReason(rawValue: "BadDeviceToken")
+    public static let badExpirationDate = APNsReason(rawValue: "BadExpirationDate")
+    public static let badMessageID = APNsReason(rawValue: "BadMessageId")
+    public static let badPriority = APNsReason(rawValue: "BadPriority")
+    public static let badTopic = APNsReason(rawValue: "BadTopic")
+    public static let deviceTokenNotForTopic = APNsReason(rawValue: "DeviceTokenNotForTopic")
+    public static let duplicateHeaders = APNsReason(rawValue: "DuplicateHeaders")
+    public static let idleTimeout = APNsReason(rawValue: "IdleTimeout")
+    public static let invalidPushType = APNsReason(rawValue: "InvalidPushType")
+    public static let missingDeviceToken = APNsReason(rawValue: "MissingDeviceToken")
+    public static let missingTopic = APNsReason(rawValue: "MissingTopic")
+    public static let payloadEmpty = APNsReason(rawValue: "PayloadEmpty")
+    public static let topicDisallowed = APNsReason(rawValue: "TopicDisallowed")
+    // 403
+    public static let badCertificate = APNsReason(rawValue: "BadCertificate")
+    public static let badCertificateEnvironment = APNsReason(rawValue: "BadCertificateEnvironment")
+    public static let expiredProviderToken = APNsReason(rawValue: "ExpiredProviderToken")
+    public static let forbidden = APNsReason(rawValue: "Forbidden")
+    public static let invalidProviderToken = APNsReason(rawValue: "InvalidProviderToken")
+    public static let missingProviderToken = APNsReason(rawValue: "MissingProviderToken")
+    public static let unrelatedKeyIDInToken = APNsReason(rawValue: "UnrelatedKeyIdInToken")
+    public static let badEnvironmentKeyIDInToken = APNsReason(rawValue: "BadEnvironmentKeyIdInToken")
+    // 404, 405
+    public static let badPath = APNsReason(rawValue: "BadPath")
+    public static let methodNotAllowed = APNsReason(rawValue: "MethodNotAllowed")
+    // 410
+    public static let expiredToken = APNsReason(rawValue: "ExpiredToken")
+    public static let unregistered = APNsReason(rawValue: "Unregistered")
+    // 413
+    public static let payloadTooLarge = APNsReason(rawValue: "PayloadTooLarge")
+    // 429
+    public static let tooManyProviderTokenUpdates = APNsReason(rawValue: "TooManyProviderTokenUpdates")
+    public static let tooManyRequests = APNsReason(rawValue: "TooManyRequests")
+    // 500, 503
+    public static let internalServerError = APNsReason(rawValue: "InternalServerError")
+    public static let serviceUnavailable = APNsReason(rawValue: "ServiceUnavailable")
+    public static let shutdown = APNsReason(rawValue: "Shutdown")
+
+    /// Every reason Apple documents, grouped by status as in Apple's table.
+    public static let known: [APNsReason] = [
+        .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority, .badTopic,
+        .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+        .missingTopic, .payloadEmpty, .topicDisallowed,
+        .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
+        .missingProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken,
+        .badPath, .methodNotAllowed,
+        .expiredToken, .unregistered,
+        .payloadTooLarge,
+        .tooManyProviderTokenUpdates, .tooManyRequests,
+        .internalServerError,
+        .serviceUnavailable, .shutdown,
+    ]
+
+    /// True for a reason Apple documents.
+    public var isKnown: Bool { Self.info[rawValue] != nil }
+
+    /// The HTTP status APNs answers this reason with (`nil` for an unknown reason).
+    public var status: Int? { Self.info[rawValue]?.status }
+
+    /// What the reason means, in one sentence.
+    public var meaning: String {
+        Self.info[rawValue]?.meaning ?? "a reason APNs did not document when Herald was written"
+    }
+
+    /// Whether sending the same request again can succeed, and how.
+    public var retry: RetryAdvice {
+        Self.info[rawValue]?.retry ?? .never
+    }
+
+    /// What the provider should do with the device token.
+    public var tokenAction: TokenAction {
+        Self.info[rawValue]?.tokenAction ?? .keep
+    }
+
+    /// Whether APNs closes the connection after answering this reason (sent with GOAWAY).
+    public var closesConnection: Bool {
+        self == .idleTimeout || self == .shutdown || self == .badCertificate || self == .badCertificateEnvironment
+    }
+}
+
+extension APNsReason {
+    /// Whether sending a rejected notification again can succeed.
+    public enum RetryAdvice: String, Sendable, Hashable, Codable {
+        /// The request itself is wrong; sending it again fails the same way.
+        case never
+        /// Send again after waiting, with growing delays (throttling, server errors).
+        case afterBackoff
+        /// Send again on a new connection (the server is closing this one).
+        case onNewConnection
+        /// Mint a new provider token once, then send again.
+        case afterNewProviderToken
+    }
+
+    /// What to do with the device token after this reason.
+    public enum TokenAction: String, Sendable, Hashable, Codable {
+        /// Nothing is wrong with the token.
+        case keep
+        /// Stop sending to the token unless the app registers it again after the 410 timestamp.
+        case deactivate
+        /// The token is malformed, of the other environment or of another app: flag it for review
+        /// (do not delete blindly; check the environment first).
+        case flag
+    }
+
+    struct Info {
+        let status: Int
+        let meaning: String
+        let retry: RetryAdvice
+        let tokenAction: TokenAction
+    }
+
+    static let info: [String: Info] = [
+        "BadCollapseId": Info(status: 400, meaning: "The collapse identifier exceeds the maximum allowed size (64 bytes).", retry: .never, tokenAction: .keep),
+        "BadDeviceToken": Info(status: 400, meaning: "The device token is invalid, or is a token of the other environment (development vs production).", retry: .never, tokenAction: .flag),
+        "BadExpirationDate": Info(status: 400, meaning: "The apns-expiration value is not a valid UNIX time.", retry: .never, tokenAction: .keep),
+        "BadMessageId": Info(status: 400, meaning: "The apns-id value is not a canonical UUID.", retry: .never, tokenAction: .keep),
+        "BadPriority": Info(status: 400, meaning: "The apns-priority value is not 10, 5 or 1, or is not allowed for the push type.", retry: .never, tokenAction: .keep),
+        "BadTopic": Info(status: 400, meaning: "The apns-topic is invalid.", retry: .never, tokenAction: .keep),
+        "DeviceTokenNotForTopic": Info(status: 400, meaning: "The device token does not belong to the app named by apns-topic.", retry: .never, tokenAction: .flag),
+        "DuplicateHeaders": Info(status: 400, meaning: "One or more headers are repeated.", retry: .never, tokenAction: .keep),
+        "IdleTimeout": Info(status: 400, meaning: "The connection was idle too long; APNs closes it.", retry: .onNewConnection, tokenAction: .keep),
+        "InvalidPushType": Info(status: 400, meaning: "The apns-push-type value is not one APNs supports.", retry: .never, tokenAction: .keep),
+        "MissingDeviceToken": Info(status: 400, meaning: "The request path has no device token.", retry: .never, tokenAction: .keep),
+        "MissingTopic": Info(status: 400, meaning: "The apns-topic header is required (token authentication, or a certificate with several topics) and is missing.", retry: .never, tokenAction: .keep),
+        "PayloadEmpty": Info(status: 400, meaning: "The request has no payload.", retry: .never, tokenAction: .keep),
+        "TopicDisallowed": Info(status: 400, meaning: "Pushing to this topic is not allowed.", retry: .never, tokenAction: .keep),
+        "BadCertificate": Info(status: 403, meaning: "The client certificate is invalid.", retry: .never, tokenAction: .keep),
+        "BadCertificateEnvironment": Info(status: 403, meaning: "The client certificate is for the other environment.", retry: .never, tokenAction: .keep),
+        "ExpiredProviderToken": Info(status: 403, meaning: "The provider token is older than one hour; mint a new one.", retry: .afterNewProviderToken, tokenAction: .keep),
+        "Forbidden": Info(status: 403, meaning: "The action is not allowed.", retry: .never, tokenAction: .keep),
+        "InvalidProviderToken": Info(status: 403, meaning: "The provider token is malformed, its signature does not verify, or its key or team is unknown.", retry: .never, tokenAction: .keep),
+        "MissingProviderToken": Info(status: 403, meaning: "No certificate was presented and the authorization header has no provider token.", retry: .never, tokenAction: .keep),
+        "UnrelatedKeyIdInToken": Info(status: 403, meaning: "The token's key id is not related to the key first used on this connection (one team per connection).", retry: .never, tokenAction: .keep),
+        "BadEnvironmentKeyIdInToken": Info(status: 403, meaning: "The token's key is not enabled for this environment.", retry: .never, tokenAction: .keep),
+        "BadPath": Info(status: 404, meaning: "The request path is not /3/device/<token>.", retry: .never, tokenAction: .keep),
+        "MethodNotAllowed": Info(status: 405, meaning: "Only POST is supported.", retry: .never, tokenAction: .keep),
+        "ExpiredToken": Info(status: 410, meaning: "The device token has expired.", retry: .never, tokenAction: .deactivate),
+        "Unregistered": Info(status: 410, meaning: "The device token is no longer active for the topic (app removed or notifications turned off).", retry: .never, tokenAction: .deactivate),
+        "PayloadTooLarge": Info(status: 413, meaning: "The payload is larger than the push type allows (4096 bytes, 5120 for VoIP).", retry: .never, tokenAction: .keep),
+        "TooManyProviderTokenUpdates": Info(status: 429, meaning: "The provider token changed too often (more than once in 20 minutes).", retry: .afterBackoff, tokenAction: .keep),
+        "TooManyRequests": Info(status: 429, meaning: "Too many requests in a row to the same device token.", retry: .afterBackoff, tokenAction: .keep),
+        "InternalServerError": Info(status: 500, meaning: "APNs had an internal error.", retry: .afterBackoff, tokenAction: .keep),
+        "ServiceUnavailable": Info(status: 503, meaning: "APNs is unavailable.", retry: .afterBackoff, tokenAction: .keep),
+        "Shutdown": Info(status: 503, meaning: "The APNs server is shutting down; use another connection.", retry: .onNewConnection, tokenAction: .keep),
+    ]
+}

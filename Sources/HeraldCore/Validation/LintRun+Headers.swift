@@ -1,0 +1,127 @@
+import Foundation
+
+extension LintRun {
+    mutating func checkHeaders(_ fields: [(name: String, value: String)]) {
+        headersGiven = true
+        var seen: [String: String] = [:]
+        for field in fields {
+            let name = field.name.lowercased()
+            guard HeaderName.request.contains(name) else {
+                if name.hasPrefix("apns-") {
+                    report(.headerUnknown, .warning, header: name,
+                           "APNs does not define the header \(name); it is ignored",
+                           fix: "APNs request headers are \(HeaderName.request.joined(separator: ", "))")
+                }
+                continue
+            }
+            if seen[name] != nil {
+                report(.duplicateHeader, .error, header: name,
+                       "the header \(name) is given more than once",
+                       fix: "send each APNs header once", reason: .duplicateHeaders)
+                continue
+            }
+            seen[name] = field.value
+        }
+
+        if let value = seen[HeaderName.pushType] {
+            let type = PushType(rawValue: value)
+            if type.isKnown {
+                pushType = type
+            } else {
+                report(.pushTypeInvalid, .error, header: HeaderName.pushType,
+                       "'\(value)' is not a push type APNs knows",
+                       fix: "use one of \(PushType.known.map(\.rawValue).joined(separator: ", "))",
+                       reason: .invalidPushType)
+            }
+        } else {
+            report(.pushTypeMissing, .warning, header: HeaderName.pushType,
+                   "no apns-push-type; watchOS requires it and Apple recommends it everywhere",
+                   fix: "add apns-push-type (alert for visible notifications, background for content-available only)")
+        }
+
+        if let value = seen[HeaderName.priority] {
+            if let parsed = Priority(headerValue: value) {
+                priority = parsed
+            } else {
+                report(.priorityInvalid, .error, header: HeaderName.priority,
+                       "'\(value)' is not a priority APNs accepts",
+                       fix: "use 10 (immediate), 5 (power-considerate) or 1 (low)", reason: .badPriority)
+            }
+        }
+
+        checkTopic(seen[HeaderName.topic])
+
+        if let value = seen[HeaderName.collapseID] {
+            do {
+                _ = try CollapseID(value)
+            } catch {
+                report(.collapseIDInvalid, .error, header: HeaderName.collapseID, error.description,
+                       fix: "use a shorter identifier, e.g. a hash of the longer one", reason: .badCollapseID)
+            }
+        }
+
+        if let value = seen[HeaderName.expiration] {
+            if let expiration = Expiration(headerValue: value) {
+                if let now = options.now, expiration.hasExpired(at: now) {
+                    report(.expirationPast, .warning, header: HeaderName.expiration,
+                           "apns-expiration \(value) is already past; APNs will try once and not store it",
+                           fix: "give a future UNIX time in seconds (not milliseconds), or 0 for deliver-now-or-never")
+                }
+            } else {
+                report(.expirationInvalid, .error, header: HeaderName.expiration,
+                       "'\(value)' is not a UNIX time in seconds",
+                       fix: "give whole seconds since 1970, e.g. \(Int((options.now ?? Date()).timeIntervalSince1970) + 3600), or 0",
+                       reason: .badExpirationDate)
+            }
+        }
+
+        if let value = seen[HeaderName.id] {
+            do {
+                _ = try NotificationID(value)
+            } catch {
+                report(.apnsIDInvalid, .error, header: HeaderName.id, error.description,
+                       fix: "leave apns-id out (APNs makes one) or send a UUID", reason: .badMessageID)
+            }
+        }
+
+        if let pushType, pushType.requiresTokenAuthentication, options.authentication == .certificate {
+            report(.pushTypeNeedsTokenAuth, .error, header: HeaderName.pushType,
+                   "\(pushType) pushes are accepted only with token (JWT) authentication, not with a certificate",
+                   fix: "send with a .p8 key, key id and team id", reason: .invalidPushType)
+        }
+
+        if pushType == .background, (priority ?? .immediate) == .immediate {
+            let given = priority != nil
+            report(.backgroundPriority, .error, header: HeaderName.priority,
+                   given
+                       ? "background pushes must have priority 5; priority 10 is an error"
+                       : "background pushes must have priority 5; without apns-priority APNs uses 10, which is an error",
+                   fix: "send apns-priority: 5", reason: .badPriority)
+        }
+    }
+
+    private mutating func checkTopic(_ value: String?) {
+        guard let value else {
+            if options.authentication == .token {
+                report(.topicMissing, .error, header: HeaderName.topic,
+                       "apns-topic is required with token authentication",
+                       fix: "send the app's bundle id\(pushType?.topicSuffix.map { " followed by \($0)" } ?? "")",
+                       reason: .missingTopic)
+            }
+            return
+        }
+        topic = value
+        if value.isEmpty || value.contains(where: { $0.isWhitespace }) {
+            report(.topicInvalid, .error, header: HeaderName.topic,
+                   "apns-topic '\(value)' is empty or contains whitespace",
+                   fix: "send the bundle id, e.g. com.example.app", reason: .badTopic)
+            return
+        }
+        guard let pushType, let suffix = pushType.topicSuffix else { return }
+        if !value.hasSuffix(suffix) {
+            report(.topicSuffix, .error, header: HeaderName.topic,
+                   "\(pushType) pushes go to the topic <bundle id>\(suffix), but apns-topic is '\(value)'",
+                   fix: "send apns-topic: \(pushType.topic(forBundleID: value))", reason: .deviceTokenNotForTopic)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `herald`: the command-line front of Herald's libraries. Commands parse and check their
+/// arguments, then call a library; the work happens there.
+@main
+struct Herald: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "herald",
+        abstract: "The Apple push-notification pipeline: lint payloads, mint provider tokens, and more.",
+        version: "0.1.0",
+        subcommands: [LintCommand.self, TokenCommand.self]
+    )
+}
