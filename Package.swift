@@ -32,7 +32,11 @@ let package = Package(
         ),
         .testTarget(
             name: "heraldTests",
-            dependencies: ["HeraldCore"]
+            dependencies: [
+                "herald",
+                "HeraldCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -55,7 +55,7 @@ struct LintCommand: AsyncParsableCommand {
         guard let file else {
             throw ValidationError("give a payload file, or - to read standard input")
         }
-        let bytes = try readInput(file)
+        let bytes = try readInput(file, command: "lint")
         let diagnostics = PayloadLinter(options: LintOptions(authentication: auth, now: Date()))
             .lint(payload: bytes, headers: headerFields)
         if json {
@@ -99,17 +99,18 @@ struct LintReport: Encodable {
 
 extension AuthenticationMethod: ExpressibleByArgument {}
 
-/// Reads a file, or standard input for `-`, failing with a sentence that names the file.
-func readInput(_ path: String) throws -> [UInt8] {
+/// Reads a file, or standard input for `-`; an unreadable file is reported on standard error
+/// with exit status 64, apart from the 1 that means "the payload has errors".
+func readInput(_ path: String, command: String) throws -> [UInt8] {
     if path == "-" {
         return Array(FileHandle.standardInput.readDataToEndOfFile())
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CommandError("no file at \(path)")
+        throw CommandError("no file at \(path)").exit(command: command)
     }
     guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-        throw CommandError("cannot read \(path): it is a directory or not readable")
+        throw CommandError("cannot read \(path): it is a directory or not readable").exit(command: command)
     }
     return Array(data)
 }

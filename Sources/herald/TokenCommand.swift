@@ -30,7 +30,7 @@ struct TokenCommand: AsyncParsableCommand {
         do {
             providerKey = try ProviderKey(contentsOfFile: key, keyID: keyID, teamID: teamID)
         } catch {
-            throw CommandError(error.description)
+            throw CommandError(error.description).exit(command: "token")
         }
         let token = try ProviderToken(signedWith: providerKey, issuedAt: Date())
         if verbose {

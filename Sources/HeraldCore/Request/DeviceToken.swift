@@ -96,10 +96,13 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
+    /// Base64 of a token: at least 24 characters of the base64 alphabet with padding, '+' or '/',
+    /// or letters of both cases (hex is one case).
     static func looksLikeBase64(_ text: String) -> Bool {
-        text.count >= 16
-            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+/=_-".contains($0)) }
-            && text.contains { !$0.isHexDigit }
+        guard text.count >= 24, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+/=_-".contains($0)) }) else {
+            return false
+        }
+        return text.contains { "+/=".contains($0) } || (text.contains(where: \.isUppercase) && text.contains(where: \.isLowercase))
     }
 }
 

@@ -14,7 +14,7 @@ public enum DeviceTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case .empty:
             "the device token is empty; expected the hex string the app got from didRegisterForRemoteNotificationsWithDeviceToken"
         case .simulatorUDID:
-            "this looks like a simulator UDID (8-4-4-4-12 UUID), not a device token; a device token is hex bytes such as 740f4707bebcf74f9b7c25d48e335894…"
+            "this looks like a simulator UDID, not a device token (it has the 8-4-4-4-12 form of a UUID); a device token is hex bytes such as 740f4707bebcf74f9b7c25d48e335894…"
         case .dataDescription:
             "this is NSData's description since iOS 13 ({length = …, bytes = 0x…}), which leaves bytes out; convert the token with deviceToken.map { String(format: \"%02x\", $0) }.joined()"
         case .firebaseToken:

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+import HeraldCore
+import Testing
+
+@Suite struct TokenCommandTests {
+    func keyFile(_ text: String, name: String = "AuthKey_ABC123DEFG.p8") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test func printsATokenThatVerifiesAgainstThePublicHalf() throws {
+        let key = P256.Signing.PrivateKey()
+        let path = try keyFile(key.pemRepresentation)
+        let output = try HeraldCLI.run(["token", "--key", path, "--team-id", "DEF123GHIJ"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let jwt = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // Checked with swift-crypto directly, independent of Herald's verifier.
+        let parts = jwt.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        func base64url(_ text: String) -> Data? {
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return Data(base64Encoded: base64)
+        }
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(base64url(parts[2])))
+        #expect(key.publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
+        let header = try JSONValue(parsing: Array(try #require(base64url(parts[0]))))
+        #expect(header["alg"] == "ES256" && header["kid"] == "ABC123DEFG")
+
+        let verifier = ProviderTokenVerifier(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)])
+        #expect(throws: Never.self) { try verifier.verify(authorization: "bearer \(jwt)", now: Date()).get() }
+    }
+
+    @Test func badKeyFilesAreExplained() throws {
+        let certificate = try keyFile("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+        let output = try HeraldCLI.run(["token", "--key", certificate, "--team-id", "DEF123GHIJ"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("herald token: expected -----BEGIN PRIVATE KEY----- (Apple's .p8 file)"))
+        let unnamed = try keyFile(P256.Signing.PrivateKey().pemRepresentation, name: "key.p8")
+        let noKeyID = try HeraldCLI.run(["token", "--key", unnamed, "--team-id", "DEF123GHIJ"])
+        #expect(noKeyID.status == 64)
+        #expect(noKeyID.stderr.contains("AuthKey_<KEYID>.p8"))
+    }
+}
