@@ -82,6 +82,8 @@ extension DiagnosticCode {
     public static let payloadNearLimit = DiagnosticCode(rawValue: "payload-near-limit")
     public static let pushTypeInferred = DiagnosticCode(rawValue: "push-type-inferred")
     public static let alertTextOverridden = DiagnosticCode(rawValue: "alert-text-overridden")
+    public static let passiveWithSound = DiagnosticCode(rawValue: "passive-with-sound")
+    public static let categoryWhitespace = DiagnosticCode(rawValue: "category-whitespace")
 
     /// Every code with its severity and a one-line summary (`herald lint --rules` prints it).
     public static let catalog: [(code: DiagnosticCode, severity: Severity, summary: String)] = [
@@ -142,6 +144,8 @@ extension DiagnosticCode {
         (.entitlementRequired, .info, "the feature works only if the app has an entitlement"),
         (.payloadNearLimit, .info, "payload above 90% of its size limit"),
         (.pushTypeInferred, .info, "no push type given; lint assumed the one the payload calls for"),
+        (.passiveWithSound, .info, "a passive notification plays no sound, so its sound is unused"),
+        (.categoryWhitespace, .warning, "category has leading or trailing whitespace, so it matches no registered category"),
         (.alertTextOverridden, .info, "a text and its localization key are both given; the device shows the localized one"),
     ]
 }

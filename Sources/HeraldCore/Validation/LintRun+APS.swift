@@ -82,6 +82,11 @@ extension LintRun {
                    "category is empty, so no registered category (and none of its actions) can match",
                    fix: "give the identifier registered with setNotificationCategories, exactly (it is case-sensitive), or leave category out")
         }
+        if let category = aps.category, !category.isEmpty, category.trimmingWhitespace() != category {
+            report(.categoryWhitespace, .warning, path: .aps(APSKey.category),
+                   "category \(JSONValue.string(category).jsonString) has leading or trailing whitespace; categories match exactly, so no registered one matches",
+                   fix: "write \(JSONValue.string(category.trimmingWhitespace()).jsonString)")
+        }
         if aps.json[APSKey.threadID]?.stringValue?.isEmpty == true {
             report(.threadIDEmpty, .warning, path: .aps(APSKey.threadID),
                    "thread-id is empty, so the notification is not grouped with anything",
@@ -111,6 +116,10 @@ extension LintRun {
             }
             report(.entitlementRequired, .info, path: path,
                    "critical alerts need Apple's approved com.apple.developer.usernotifications.critical-alerts entitlement and the user's permission; without them the notification is shown as active")
+        } else if level == .passive, aps.json[APSKey.sound] != nil {
+            report(.passiveWithSound, .info, path: .aps(APSKey.sound),
+                   "passive notifications arrive silently; the sound is not played",
+                   fix: "drop sound, or use interruption-level active")
         } else if level == .timeSensitive {
             report(.entitlementRequired, .info, path: path,
                    "time-sensitive needs the com.apple.developer.usernotifications.time-sensitive entitlement; without it the notification is shown as active")

@@ -205,6 +205,23 @@ struct TokenFixture {
     }
 }
 
+@Suite struct ProviderTokenRegistryTests {
+    @Test func oneSourcePerTeamAndKey() async throws {
+        let registry = ProviderTokenRegistry(clock: ManualClock())
+        let privateKey = P256.Signing.PrivateKey()
+        let key = try ProviderKey(privateKey: privateKey, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let again = try ProviderKey(pem: privateKey.pemRepresentation, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let other = try ProviderKey(privateKey: privateKey, keyID: "ABC123DEFG", teamID: "OTHER12345")
+        #expect(registry.source(for: key) === registry.source(for: again))
+        #expect(registry.source(for: key) !== registry.source(for: other))
+        let tokens = try await withThrowingTaskGroup(of: ProviderToken.self) { group in
+            for index in 0..<200 { group.addTask { try registry.source(for: index.isMultiple(of: 2) ? key : again).currentToken() } }
+            return try await group.reduce(into: Set<ProviderToken>()) { $0.insert($1) }
+        }
+        #expect(tokens.count == 1)
+    }
+}
+
 extension Result {
     var failureReason: APNsReason? {
         if case .failure(let error) = self { return (error as? ProviderTokenRejection)?.reason }
