@@ -20,13 +20,4 @@ public struct APNsEnvironment: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let defaultPort = 443
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -25,13 +25,4 @@ public struct Priority: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     }
 
     public var description: String { String(rawValue) }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(Int.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -66,13 +66,4 @@ public struct PushType: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     public var recommendedPriority: Priority { self == .background ? .powerConsiderate : .immediate }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

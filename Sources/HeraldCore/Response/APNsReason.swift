@@ -11,15 +11,6 @@ public struct APNsReason: RawRepresentable, Sendable, Hashable, Codable, CustomS
     }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension APNsReason {

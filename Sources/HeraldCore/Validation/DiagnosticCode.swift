@@ -7,15 +7,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension DiagnosticCode {
