@@ -8,6 +8,6 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "The Apple push-notification pipeline: lint payloads, mint provider tokens, and more.",
         version: "0.1.0",
-        subcommands: [LintCommand.self, TokenCommand.self]
+        subcommands: [LintCommand.self, TokenCommand.self, SandboxCommand.self]
     )
 }

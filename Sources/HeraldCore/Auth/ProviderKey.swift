@@ -82,9 +82,14 @@ public struct ProviderKey: Sendable {
         default:
             throw .wrongPEMKind(label, hint: "expected the .p8 file Apple lets you download once")
         }
+        let body = trimmed.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined().trimmingWhitespace()
+        guard let der = Data(base64Encoded: body), !der.isEmpty else {
+            throw .corruptPEM
+        }
         do {
-            return try P256.Signing.PrivateKey(pemRepresentation: trimmed)
+            return try P256.Signing.PrivateKey(derRepresentation: der)
         } catch {
+            if let key = try? P256.Signing.PrivateKey(pemRepresentation: trimmed) { return key }
             throw .notP256Key
         }
     }

@@ -6,6 +6,7 @@ public enum ProviderKeyError: Error, Sendable, Hashable, CustomStringConvertible
     case notPEM(found: String)
     case wrongPEMKind(String, hint: String)
     case notP256Key
+    case corruptPEM
     case badIdentifier(kind: String, value: String)
     case signingFailed(String)
 
@@ -23,6 +24,8 @@ public enum ProviderKeyError: Error, Sendable, Hashable, CustomStringConvertible
             "expected -----BEGIN PRIVATE KEY----- (Apple's .p8 file), found -----BEGIN \(label)-----: \(hint)"
         case .notP256Key:
             "the PEM holds a private key that is not a P-256 (ES256) key; APNs provider keys from Apple's .p8 files are P-256"
+        case .corruptPEM:
+            "the PEM body between the -----BEGIN/END PRIVATE KEY----- lines is not valid base64; the .p8 file is corrupt or truncated, download a new key"
         case .badIdentifier(let kind, let value):
             "the \(kind) '\(value)' is not 10 characters of A–Z and 0–9, as Apple issues them"
         case .signingFailed(let detail):

@@ -42,7 +42,9 @@ public final class ProviderTokenSource: Sendable {
     public func currentToken() throws(ProviderKeyError) -> ProviderToken {
         let now = clock.now
         let result: Result<ProviderToken, ProviderKeyError> = state.withLock { state in
-            if let token = state.token, token.age(at: now) < refreshInterval, token.age(at: now) >= -60 {
+            // A negative age means the clock moved back: keep the token rather than mint one
+            // within 20 minutes of it.
+            if let token = state.token, token.age(at: now) < refreshInterval {
                 return .success(token)
             }
             return mint(into: &state, at: now)

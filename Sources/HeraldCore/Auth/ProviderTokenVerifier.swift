@@ -73,8 +73,12 @@ public struct ProviderTokenVerifier: Sendable {
         guard let teamID = decoded.issuer, !teamID.isEmpty else {
             return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's claims have no iss (the 10-character team id)"))
         }
-        guard let issuedAtSeconds = decoded.issuedAt else {
+        guard let issuedAtValue = decoded.issuedAtValue else {
             return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's claims have no iat (issue time in UNIX seconds)"))
+        }
+        // Whole seconds within a sane range (0 to year 9999), so the date math below cannot overflow.
+        guard let issuedAtSeconds = issuedAtValue.numberValue.flatMap({ Int64($0.literal) }), (0...253_402_300_799).contains(issuedAtSeconds) else {
+            return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's iat is \(issuedAtValue.jsonString); it must be whole UNIX seconds, such as 1700000000"))
         }
         var signatureChecked = false
         if !keys.isEmpty {
@@ -138,7 +142,7 @@ struct DecodedJWT {
     var algorithm: String?
     var keyID: String?
     var issuer: String?
-    var issuedAt: Int64?
+    var issuedAtValue: JSONValue?
     var signingInput: Substring
     var signature: [UInt8]
 
@@ -168,7 +172,7 @@ struct DecodedJWT {
             algorithm: header["alg"]?.stringValue,
             keyID: header["kid"]?.stringValue,
             issuer: claims["iss"]?.stringValue,
-            issuedAt: claims["iat"]?.numberValue.flatMap { Int64($0.literal) },
+            issuedAtValue: claims["iat"],
             signingInput: jwt[jwt.startIndex..<inputEnd],
             signature: signature
         ))

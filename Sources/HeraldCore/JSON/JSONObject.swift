@@ -51,6 +51,15 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
+    /// One member per key, holding the value that counts (the last), at the key's first place.
+    public var effectiveEntries: [Entry] {
+        guard !duplicateKeys.isEmpty else { return entries }
+        var seen = Set<String>()
+        return entries.compactMap { entry in
+            seen.insert(entry.key).inserted ? Entry(key: entry.key, value: self[entry.key]!) : nil
+        }
+    }
+
     /// Keys that appear more than once, each reported once, in document order.
     public var duplicateKeys: [String] {
         var seen = Set<String>()

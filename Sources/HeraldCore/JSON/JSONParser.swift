@@ -18,6 +18,9 @@ public struct JSONParser: Sendable {
         let result: Result<JSONValue, JSONParseError> = array.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
             do throws(JSONParseError) {
+                if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                    throw reader.failure("the document starts with a UTF-8 byte-order mark, which JSON does not allow; save it as UTF-8 without BOM")
+                }
                 reader.skipWhitespace()
                 let value = try reader.parseValue(depth: 0)
                 reader.skipWhitespace()

@@ -1,9 +1,10 @@
 extension PushType {
-    /// The push type a payload calls for when none is given: `liveactivity` when it has a Live
-    /// Activity `event`, `background` when it only has `content-available: 1`, otherwise `alert`.
+    /// The push type a payload calls for when none is given: `liveactivity` when it has Live
+    /// Activity keys (`event`, `timestamp`, `content-state`…), `background` when it only has
+    /// `content-available: 1`, otherwise `alert`.
     public static func inferred(from payload: Payload) -> PushType {
         let aps = payload.aps
-        if aps.json[APSKey.event] != nil && aps.json[APSKey.timestamp] != nil { return .liveActivity }
+        if aps.json.keys.contains(where: APSKey.liveActivity.contains) { return .liveActivity }
         let visible = aps.json[APSKey.alert] != nil || aps.json[APSKey.sound] != nil || aps.json[APSKey.badge] != nil
         if aps.json[APSKey.contentAvailable] != nil && !visible { return .background }
         if aps.json[APSKey.contentChanged] != nil && !visible { return .widgets }

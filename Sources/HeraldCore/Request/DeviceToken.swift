@@ -27,19 +27,16 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
         if candidate.hasPrefix("<") && candidate.hasSuffix(">") {
             candidate = String(candidate.dropFirst().dropLast())
         }
-        candidate = String(candidate.filter { $0 != " " && $0 != "\t" })
+        candidate = String(candidate.filter { !$0.isWhitespace })
         if candidate.isEmpty { throw .empty }
         if Self.looksLikeUUID(candidate) { throw .simulatorUDID }
         if candidate.contains(":") && candidate.count > 100 { throw .firebaseToken }
         if candidate.hasPrefix("0x") || candidate.hasPrefix("0X") { candidate.removeFirst(2) }
+        if candidate.isEmpty { throw .empty }
 
-        var position = 0
-        for character in candidate {
-            guard character.isASCII, character.isHexDigit else {
-                if Self.looksLikeBase64(candidate) { throw .base64 }
-                throw .invalidCharacter(character, position: position)
-            }
-            position += 1
+        if candidate.contains(where: { !($0.isASCII && $0.isHexDigit) }) {
+            if Self.looksLikeBase64(candidate) { throw .base64 }
+            throw Self.firstInvalidCharacter(in: text)
         }
         guard candidate.count.isMultiple(of: 2) else { throw .oddLength(candidate.count) }
         guard candidate.count <= Self.maximumByteCount * 2 else { throw .tooLong(bytes: candidate.count / 2) }
@@ -89,6 +86,20 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(hex)
+    }
+
+    /// The first character of the text as typed that is not part of a token, with its 1-based
+    /// position in that text.
+    static func firstInvalidCharacter(in text: String) -> DeviceTokenError {
+        let characters = Array(text)
+        var start = characters.firstIndex { !$0.isWhitespace } ?? 0
+        if start < characters.count, characters[start] == "<" { start += 1 }
+        if start + 1 < characters.count, characters[start] == "0", characters[start + 1] == "x" || characters[start + 1] == "X" { start += 2 }
+        let end = characters.lastIndex { !$0.isWhitespace }.map { characters[$0] == ">" ? $0 : $0 + 1 } ?? characters.count
+        for index in start..<max(start, end) where !characters[index].isWhitespace && !(characters[index].isASCII && characters[index].isHexDigit) {
+            return .invalidCharacter(characters[index], position: index)
+        }
+        return .invalidCharacter(" ", position: 0)
     }
 
     static func looksLikeUUID(_ text: String) -> Bool {

@@ -22,7 +22,7 @@ public enum DeviceTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case .base64:
             "this looks like base64; APNs device tokens are written as hex digits (0-9, a-f), e.g. deviceToken.map { String(format: \"%02x\", $0) }.joined()"
         case .invalidCharacter(let character, let position):
-            "character '\(character)' at position \(position + 1) is not a hexadecimal digit; a device token contains only 0-9 and a-f (spaces and <…> are tolerated)"
+            "character \(String(character).debugDescription) at position \(position + 1) is not a hexadecimal digit; a device token contains only 0-9 and a-f (spaces and <…> are tolerated)"
         case .oddLength(let count):
             "the device token has \(count) hex digits, an odd number; every byte is two digits, so a digit is missing or extra"
         case .tooLong(let bytes):

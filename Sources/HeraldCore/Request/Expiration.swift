@@ -14,7 +14,8 @@ public enum Expiration: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .none: nil
         case .immediately: "0"
-        case .at(let date): String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        // At least 1: "0" means deliver-now-or-never, which a date must never turn into.
+        case .at(let date): String(max(1, Int64(date.timeIntervalSince1970.rounded(.down))))
         }
     }
 

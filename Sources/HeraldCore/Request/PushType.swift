@@ -55,6 +55,15 @@ public struct PushType: RawRepresentable, Sendable, Hashable, Codable, CustomStr
         return topic
     }
 
+    /// The bundle id in a topic with any push type's suffix removed.
+    public static func bundleID(strippingAnySuffixFrom topic: String) -> String {
+        let suffixes = known.compactMap(\.topicSuffix).sorted { $0.count > $1.count }
+        for suffix in suffixes where topic.hasSuffix(suffix) && topic.count > suffix.count {
+            return String(topic.dropLast(suffix.count))
+        }
+        return topic
+    }
+
     /// Largest payload APNs accepts for this type, in bytes: 5120 for VoIP, 4096 otherwise.
     public var maximumPayloadSize: Int { self == .voip ? 5120 : 4096 }
 

@@ -1,9 +1,9 @@
 /// The `reason` of an APNs error answer, with its HTTP status, what it means, whether sending
 /// again can help and what to do with the device token.
 ///
-/// Unknown strings (reasons Apple adds later) are kept as they are: ``isKnown`` is false and the
-/// advice falls back to what the HTTP status implies.
-public struct APNsReason: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+/// Unknown strings (reasons Apple adds later) are kept as they are: ``isKnown`` is false, and
+/// ``retry(status:)`` and ``tokenAction(status:)`` fall back to what the HTTP status implies.
+public struct APNsReason: RawRepresentable, Sendable, Hashable, Codable, Error, CustomStringConvertible {
     public let rawValue: String
 
     public init(rawValue: String) {
@@ -53,6 +53,10 @@ extension APNsReason {
     public static let internalServerError = APNsReason(rawValue: "InternalServerError")
     public static let serviceUnavailable = APNsReason(rawValue: "ServiceUnavailable")
     public static let shutdown = APNsReason(rawValue: "Shutdown")
+    /// Not in Apple's table: Apple does not document what APNs answers to a body that is not a
+    /// JSON object with `aps`. Herald's sandbox answers 400 `BadPayload`, and lint attaches it to
+    /// those errors, so the choice is made in one place.
+    public static let badPayload = APNsReason(rawValue: "BadPayload")
 
     /// Every reason Apple documents, grouped by status as in Apple's table.
     public static let known: [APNsReason] = [
@@ -69,7 +73,7 @@ extension APNsReason {
         .serviceUnavailable, .shutdown,
     ]
 
-    /// True for a reason Apple documents.
+    /// True for a reason Herald knows: Apple's documented reasons and ``badPayload``.
     public var isKnown: Bool { Self.info[rawValue] != nil }
 
     /// The HTTP status APNs answers this reason with (`nil` for an unknown reason).
@@ -80,7 +84,8 @@ extension APNsReason {
         Self.info[rawValue]?.meaning ?? "a reason APNs did not document when Herald was written"
     }
 
-    /// Whether sending the same request again can succeed, and how.
+    /// Whether sending the same request again can succeed, and how (`.never` for an unknown
+    /// reason; use ``retry(status:)`` when the answer's status is at hand).
     public var retry: RetryAdvice {
         Self.info[rawValue]?.retry ?? .never
     }
@@ -88,6 +93,20 @@ extension APNsReason {
     /// What the provider should do with the device token.
     public var tokenAction: TokenAction {
         Self.info[rawValue]?.tokenAction ?? .keep
+    }
+
+    /// The retry advice for an answer with `status`: the reason's own when Herald knows it,
+    /// otherwise what the status implies (429 and 5xx: after back-off).
+    public func retry(status: Int) -> RetryAdvice {
+        if let info = Self.info[rawValue] { return info.retry }
+        return status == 429 || status >= 500 ? .afterBackoff : .never
+    }
+
+    /// The token action for an answer with `status`: the reason's own when Herald knows it,
+    /// otherwise what the status implies (410: deactivate).
+    public func tokenAction(status: Int) -> TokenAction {
+        if let info = Self.info[rawValue] { return info.tokenAction }
+        return status == 410 ? .deactivate : .keep
     }
 
     /// Whether APNs closes the connection after answering this reason (sent with GOAWAY).
@@ -160,5 +179,6 @@ extension APNsReason {
         "InternalServerError": Info(status: 500, meaning: "APNs had an internal error.", retry: .afterBackoff, tokenAction: .keep),
         "ServiceUnavailable": Info(status: 503, meaning: "APNs is unavailable.", retry: .afterBackoff, tokenAction: .keep),
         "Shutdown": Info(status: 503, meaning: "The APNs server is shutting down; use another connection.", retry: .onNewConnection, tokenAction: .keep),
+        "BadPayload": Info(status: 400, meaning: "The payload is not a JSON object with an aps dictionary (Herald's answer where Apple documents none).", retry: .never, tokenAction: .keep),
     ]
 }

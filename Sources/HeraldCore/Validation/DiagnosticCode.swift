@@ -66,6 +66,8 @@ extension DiagnosticCode {
     public static let mediaURLWithoutType = DiagnosticCode(rawValue: "media-url-without-type")
     public static let mediaURLInsecure = DiagnosticCode(rawValue: "media-url-insecure")
     public static let mediaURLInvalid = DiagnosticCode(rawValue: "media-url-invalid")
+    public static let mediaTypeUnknown = DiagnosticCode(rawValue: "media-type-unknown")
+    public static let expirationUnit = DiagnosticCode(rawValue: "expiration-unit")
     public static let payloadWrapped = DiagnosticCode(rawValue: "payload-wrapped")
 
     // Information.
@@ -131,6 +133,8 @@ extension DiagnosticCode {
         (.mediaURLWithoutType, .warning, "media URL in a custom key with no file extension and no media type beside it"),
         (.mediaURLInsecure, .warning, "http:// media URL, blocked by App Transport Security"),
         (.mediaURLInvalid, .warning, "media URL that URL(string:) cannot parse (spaces, missing scheme…)"),
+        (.mediaTypeUnknown, .warning, "the media type beside a media URL names no kind iOS attaches (image, audio, video, a file extension)"),
+        (.expirationUnit, .warning, "apns-expiration looks like milliseconds; APNs wants seconds"),
         (.payloadWrapped, .error, "the payload is wrapped in another object (e.g. {\"payload\": {\"aps\": …}})"),
         (.entitlementRequired, .info, "the feature works only if the app has an entitlement"),
         (.payloadNearLimit, .info, "payload above 90% of its size limit"),

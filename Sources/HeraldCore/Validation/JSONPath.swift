@@ -20,6 +20,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         JSONPath([.key("aps")] + keys.map(Component.key))
     }
 
+    /// The path of the containing value.
+    public func dropLast() -> JSONPath { JSONPath(Array(components.dropLast())) }
+
     public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
 
     public func appending(index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }

@@ -25,7 +25,7 @@ extension LintRun {
 
     mutating func checkAPS(_ payload: Payload) {
         let aps = payload.aps
-        for entry in aps.json.entries {
+        for entry in aps.json.effectiveEntries {
             let path = JSONPath.aps(entry.key)
             if let expected = Self.expectedTypes[entry.key], !expected.contains(entry.value.typeName) {
                 report(.wrongType, .warning, path: path,

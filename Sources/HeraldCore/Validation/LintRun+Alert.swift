@@ -14,7 +14,7 @@ extension LintRun {
         }
         guard case .content(let content) = alert else { return }
         let base = JSONPath.aps(APSKey.alert)
-        for entry in content.json.entries {
+        for entry in content.json.effectiveEntries {
             let path = base.appending(entry.key)
             if !AlertKey.all.contains(entry.key) {
                 report(.alertUnknownKey, .warning, path: path,

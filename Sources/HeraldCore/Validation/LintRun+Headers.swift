@@ -62,7 +62,11 @@ extension LintRun {
 
         if let value = seen[HeaderName.expiration] {
             if let expiration = Expiration(headerValue: value) {
-                if let now = options.now, expiration.hasExpired(at: now) {
+                if let seconds = Int64(value), seconds > 100_000_000_000 {
+                    report(.expirationUnit, .warning, header: HeaderName.expiration,
+                           "apns-expiration \(value) looks like milliseconds; APNs reads it as seconds, thousands of years ahead, and stores the notification for its longest time",
+                           fix: "divide by 1000: \(seconds / 1000)")
+                } else if let now = options.now, expiration.hasExpired(at: now) {
                     report(.expirationPast, .warning, header: HeaderName.expiration,
                            "apns-expiration \(value) is already past; APNs will try once and not store it",
                            fix: "give a future UNIX time in seconds (not milliseconds), or 0 for deliver-now-or-never")
@@ -87,7 +91,7 @@ extension LintRun {
         if let pushType, pushType.requiresTokenAuthentication, options.authentication == .certificate {
             report(.pushTypeNeedsTokenAuth, .error, header: HeaderName.pushType,
                    "\(pushType) pushes are accepted only with token (JWT) authentication, not with a certificate",
-                   fix: "send with a .p8 key, key id and team id", reason: .invalidPushType)
+                   fix: "send with a .p8 key, key id and team id", reason: .topicDisallowed)
         }
 
         if pushType == .background, (priority ?? .immediate) == .immediate {
@@ -117,11 +121,16 @@ extension LintRun {
                    fix: "send the bundle id, e.g. com.example.app", reason: .badTopic)
             return
         }
-        guard let pushType, let suffix = pushType.topicSuffix else { return }
-        if !value.hasSuffix(suffix) {
+        guard let pushType, pushType != .mdm else { return }
+        let bundleID = PushType.bundleID(strippingAnySuffixFrom: value)
+        if let suffix = pushType.topicSuffix, !value.hasSuffix(suffix) {
             report(.topicSuffix, .error, header: HeaderName.topic,
                    "\(pushType) pushes go to the topic <bundle id>\(suffix), but apns-topic is '\(value)'",
-                   fix: "send apns-topic: \(pushType.topic(forBundleID: value))", reason: .deviceTokenNotForTopic)
+                   fix: "send apns-topic: \(pushType.topic(forBundleID: bundleID))", reason: .deviceTokenNotForTopic)
+        } else if pushType.topicSuffix == nil, bundleID != value {
+            report(.topicSuffix, .error, header: HeaderName.topic,
+                   "\(pushType) pushes go to the bare bundle id, but apns-topic '\(value)' carries another push type's suffix",
+                   fix: "send apns-topic: \(bundleID)", reason: .deviceTokenNotForTopic)
         }
     }
 }

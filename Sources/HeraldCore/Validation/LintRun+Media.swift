@@ -10,11 +10,11 @@ extension LintRun {
     ]
 
     mutating func checkMedia(_ payload: Payload) {
-        for entry in payload.json.entries where entry.key != "aps" {
+        for entry in payload.json.effectiveEntries where entry.key != "aps" {
             checkMedia(entry.value, key: entry.key, parent: payload.json, path: JSONPath([.key(entry.key)]), parentKey: nil)
         }
         let aps = payload.aps.json
-        for entry in aps.entries where !APSKey.all.contains(entry.key) {
+        for entry in aps.effectiveEntries where !APSKey.all.contains(entry.key) {
             checkMedia(entry.value, key: entry.key, parent: aps, path: .aps(entry.key), parentKey: nil)
         }
     }
@@ -22,7 +22,7 @@ extension LintRun {
     private mutating func checkMedia(_ value: JSONValue, key: String, parent: JSONObject, path: JSONPath, parentKey: String?) {
         switch value {
         case .object(let object):
-            for entry in object.entries {
+            for entry in object.effectiveEntries {
                 checkMedia(entry.value, key: entry.key, parent: object, path: path.appending(entry.key), parentKey: key)
             }
         case .array(let elements):
@@ -56,12 +56,19 @@ extension LintRun {
                    fix: "serve the media over https://")
         }
         guard isMedia, !isAvatar else { return }
-        let siblingType = parent.entries.contains { entry in
+        let siblingType = parent.entries.last { entry in
             let name = entry.key.lowercased()
             return Self.typeKeys.contains(name)
                 || (name.hasSuffix("type") && name.dropLast(4) == key.lowercased().replacingURLWord())
         }
-        if !siblingType {
+        if let siblingType {
+            let value = siblingType.value.stringValue ?? siblingType.value.jsonString
+            if AttachmentKind(mediaType: value) == nil {
+                report(.mediaTypeUnknown, .warning, path: path.dropLast().appending(siblingType.key),
+                       "media type \(JSONValue.string(value).jsonString) names no kind iOS attaches, so an extension that derives the file extension from it cannot make a valid attachment",
+                       fix: "send image, audio or video, a MIME type such as image/png, or a file extension such as jpg, png, gif, mp3, m4a, wav, mp4")
+            }
+        } else {
             let ext = AttachmentKind.fileExtension(ofURL: url)
             let detail = ext.map { " (the URL ends in .\($0), but redirects and CDN URLs make that unreliable)" } ?? " and the URL has no file extension"
             report(.mediaURLWithoutType, .warning, path: path,

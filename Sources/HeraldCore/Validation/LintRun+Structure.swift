@@ -11,7 +11,9 @@ extension LintRun {
         } catch {
             diagnostics.append(Diagnostic(
                 code: .invalidJSON, severity: .error, line: error.line, column: error.column,
-                message: "the payload is not valid JSON: \(error.message)"
+                message: "the payload is not valid JSON: \(error.message)",
+                fix: "correct the JSON at line \(error.line), column \(error.column); a JSON validator or `herald lint` after each edit shows the next problem",
+                reason: .badPayload
             ))
             checkSize(payload: nil)
             return
@@ -19,7 +21,7 @@ extension LintRun {
         guard case .object(let root) = value else {
             report(.payloadNotObject, .error, path: .root,
                    "the payload must be a JSON object, but its top level is \(value.typeName == "array" ? "an" : "a") \(value.typeName)",
-                   fix: "wrap it as {\"aps\": {…}}")
+                   fix: "wrap it as {\"aps\": {…}}", reason: .badPayload)
             checkSize(payload: nil)
             return
         }
@@ -38,18 +40,20 @@ extension LintRun {
             if let wrapper = root.entries.first(where: { $0.value["aps"]?.objectValue != nil }) {
                 report(.payloadWrapped, .error, path: JSONPath([.key(wrapper.key)]),
                        "aps is inside \"\(wrapper.key)\"; APNs expects aps at the top level, so the device sees no aps",
-                       fix: "send the value of \"\(wrapper.key)\" itself as the payload (that wrapper belongs to a push tool's request format, not to APNs)")
+                       fix: "send the value of \"\(wrapper.key)\" itself as the payload (that wrapper belongs to a push tool's request format, not to APNs)",
+                       reason: .badPayload)
             } else {
                 report(.apsMissing, .error, path: .root,
                        "the payload has no aps dictionary; the device shows nothing and does not wake the app",
-                       fix: "add \"aps\": {\"alert\": …} for a visible notification or \"aps\": {\"content-available\": 1} for a background one")
+                       fix: "add \"aps\": {\"alert\": …} for a visible notification or \"aps\": {\"content-available\": 1} for a background one",
+                       reason: .badPayload)
             }
             return
         }
         guard case .object = apsValue else {
             report(.apsNotObject, .error, path: .aps(),
                    "aps must be a dictionary, found a \(apsValue.typeName)",
-                   fix: "write \"aps\": {\"alert\": \"…\"}")
+                   fix: "write \"aps\": {\"alert\": \"…\"}", reason: .badPayload)
             return
         }
         checkAPS(payload)
@@ -88,7 +92,7 @@ extension LintRun {
                        "the key \"\(key)\" appears more than once; the device keeps only the last one",
                        fix: "keep one \"\(key)\"")
             }
-            for entry in object.entries { checkDuplicateKeys(entry.value, at: path.appending(entry.key)) }
+            for entry in object.effectiveEntries { checkDuplicateKeys(entry.value, at: path.appending(entry.key)) }
         case .array(let elements):
             for (index, element) in elements.enumerated() { checkDuplicateKeys(element, at: path.appending(index: index)) }
         default:

@@ -77,6 +77,10 @@ struct TokenFixture {
         #expect(reason(try fixture.jwt(header: ["alg": "ES256", "kid": "ZZZ123DEFG"], claims: claims)) == .invalidProviderToken)
         #expect(reason(token.jwt, now: fixture.now.addingTimeInterval(-3600)) == .invalidProviderToken)
         #expect(reason("not.a.jwt") == .invalidProviderToken)
+        // Out-of-range or fractional iat values are refused, never trapped on.
+        for iat: JSONValue in [.number(JSONNumber(Int(Int64.min))), .number(JSONNumber(Int(Int64.max))), .number(JSONNumber(validatedLiteral: "1.7e9")), 1700000000.5, "1700000000"] {
+            #expect(reason(try fixture.jwt(header: good, claims: ["iss": "DEF123GHIJ", "iat": iat])) == .invalidProviderToken, "\(iat)")
+        }
         #expect(reason("onlyonepart") == .invalidProviderToken)
         // Header problems.
         #expect(verifier.verify(authorization: nil, now: fixture.now).failureReason == .missingProviderToken)
@@ -130,6 +134,7 @@ struct TokenFixture {
         ("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----", "P-256"),
         ("-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----", "decrypt"),
         ("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", "not a P-256"),
+        ("-----BEGIN PRIVATE KEY-----\nMIG!!!\n-----END PRIVATE KEY-----", "corrupt or truncated"),
     ])
     func badKeyFilesSayWhatWasExpected(text: String, phrase: String) {
         #expect {
@@ -175,6 +180,15 @@ struct TokenFixture {
         clock.advance(by: 19 * 60)
         #expect(try source.currentToken() == first)
         #expect(ProviderTokenSource(key: try TokenFixture().key, refreshInterval: 7200, clock: clock).refreshInterval == 59 * 60)
+    }
+
+    @Test func clockMovingBackKeepsTheToken() throws {
+        let clock = ManualClock()
+        let source = ProviderTokenSource(key: try TokenFixture().key, clock: clock)
+        let first = try source.currentToken()
+        clock.advance(by: -600)
+        #expect(try source.currentToken() == first)
+        #expect(source.mintedCount == 1)
     }
 
     @Test func concurrentCallersShareOneToken() async throws {

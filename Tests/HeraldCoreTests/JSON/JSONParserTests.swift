@@ -40,6 +40,7 @@ import Testing
         ("", 1, 1, "ends where a value was expected"),
         ("// c\n{}", 1, 1, "comments are not allowed"),
         ("{\"名前\": x}", 1, 8, "expected a value"),
+        ("\u{FEFF}{}", 1, 1, "byte-order mark"),
     ])
     func reportsWhereAndWhy(input: String, line: Int, column: Int, message: String) {
         #expect {

@@ -10,6 +10,7 @@ import Testing
         "  \(hex32)\n",
         "<740f4707 bebcf74f 9b7c25d4 8e335894 5f6aa01d a5ddb387 462c7eaf 61bb78ad>",
         "0x\(hex32)",
+        "740f4707 bebcf74f 9b7c25d4 8e335894\n5f6aa01d a5ddb387 462c7eaf 61bb78ad",
     ])
     func acceptsWhatPeoplePaste(_ text: String) throws {
         #expect(try DeviceToken(parsing: text).hex == Self.hex32)
@@ -30,6 +31,9 @@ import Testing
         ("{length = 32, bytes = 0x740f4707 bebcf74f ... 61bb78ad }", .dataDescription, "iOS 13"),
         ("dGhpcyBpcyBub3QgYSB0b2tlbiBhdCBhbGw=", .base64, "base64"),
         ("740f4707bebcf74g", .invalidCharacter("g", position: 15), "position 16"),
+        ("<740f 47g7>", .invalidCharacter("g", position: 8), "position 9"),
+        ("0x", .empty, "empty"),
+        ("<0x>", .empty, "empty"),
         ("740f4", .oddLength(5), "odd number"),
         (String(repeating: "a", count: 514), .tooLong(bytes: 257), "257 bytes"),
         ("fcm123:APA91bH" + String(repeating: "x", count: 140), .firebaseToken, "Firebase"),

@@ -55,6 +55,11 @@ import Testing
         #expect(!body.reason.isKnown)
         #expect(body.reason.status == nil)
         #expect(body.reason.retry == .never)
+        #expect(body.reason.retry(status: 503) == .afterBackoff)
+        #expect(body.reason.retry(status: 429) == .afterBackoff)
+        #expect(body.reason.retry(status: 400) == .never)
+        #expect(body.reason.tokenAction(status: 410) == .deactivate)
+        #expect(APNsReason.badDeviceToken.retry(status: 503) == .never, "a known reason keeps its own advice")
         let encoded = try JSONEncoder().encode(body.reason)
         #expect(String(decoding: encoded, as: UTF8.self) == #""BrandNewReason""#)
     }

@@ -162,6 +162,12 @@ let ruleCases: [RuleCase] = [
     RuleCase(code: .mediaURLInvalid,
              triggers: LintInput(#"{"aps":{"alert":{"title":"a"},"mutable-content":1},"media":{"url":"https://x.com/a b.png","type":"image"}}"#),
              clean: LintInput(#"{"aps":{"alert":{"title":"a"},"mutable-content":1},"media":{"url":"https://x.com/a%20b.png","type":"image"}}"#)),
+    RuleCase(code: .mediaTypeUnknown,
+             triggers: LintInput(#"{"aps":{"alert":{"title":"a"},"mutable-content":1},"media":{"url":"https://x.com/a","type":"chat"}}"#),
+             clean: LintInput(#"{"aps":{"alert":{"title":"a"},"mutable-content":1},"media":{"url":"https://x.com/a","type":"image/png"}}"#)),
+    RuleCase(code: .expirationUnit,
+             triggers: LintInput(alert, [("apns-push-type", "alert"), ("apns-expiration", "1800000000000")]),
+             clean: LintInput(alert, [("apns-push-type", "alert"), ("apns-expiration", "1800000000")])),
     RuleCase(code: .payloadWrapped, triggers: LintInput(#"{"payload":{"aps":{"alert":"x"}}}"#), clean: LintInput(#"{"aps":{"alert":"x"},"payload":{"k":1}}"#)),
     RuleCase(code: .entitlementRequired,
              triggers: LintInput(#"{"aps":{"alert":"x","interruption-level":"time-sensitive"}}"#),
@@ -187,7 +193,7 @@ let ruleCases: [RuleCase] = [
         let catalogued = try #require(DiagnosticCode.catalog.first { $0.code == rule.code })
         #expect(found.severity == catalogued.severity)
         #expect(!found.message.isEmpty)
-        if found.severity == .error, found.code != .invalidJSON {
+        if found.severity == .error {
             #expect(found.fix != nil, "every error says how to fix it")
         }
     }
@@ -211,7 +217,12 @@ let ruleCases: [RuleCase] = [
             .pushTypeInvalid: .invalidPushType, .priorityInvalid: .badPriority, .backgroundPriority: .badPriority,
             .topicMissing: .missingTopic, .topicInvalid: .badTopic, .topicSuffix: .deviceTokenNotForTopic,
             .collapseIDInvalid: .badCollapseID, .expirationInvalid: .badExpirationDate, .apnsIDInvalid: .badMessageID,
+            .invalidJSON: .badPayload, .payloadNotObject: .badPayload, .apsMissing: .badPayload, .apsNotObject: .badPayload,
+            .payloadWrapped: .badPayload, .pushTypeNeedsTokenAuth: .topicDisallowed,
         ]
+        for (code, severity, _) in DiagnosticCode.catalog where severity == .error {
+            #expect(expected[code] != nil, "every error names what APNs answers: \(code)")
+        }
         for rule in ruleCases where expected[rule.code] != nil {
             let diagnostic = rule.triggers.lint().first { $0.code == rule.code }
             #expect(diagnostic?.reason == expected[rule.code], "\(rule.code)")
@@ -227,6 +238,19 @@ let ruleCases: [RuleCase] = [
             [("apns-push-type", "alert"), ("apns-topic", "com.example.shop"), ("apns-priority", "10")], auth: .token
         ).lint()
         #expect(clean.isEmpty, "\(clean)")
+    }
+
+    @Test func reviewedEdgeCases() {
+        // Live Activity keys alone make the payload a Live Activity push, so its rules apply.
+        #expect(LintInput(#"{"aps":{"event":"update","content-state":{"a":1}}}"#).lint().contains { $0.code == .liveActivityMissingTimestamp })
+        // A suffixed topic on an alert push is as wrong as a bare one on a VoIP push, and the fix names the bundle id.
+        let suffixed = LintInput(alert, [("apns-push-type", "alert"), ("apns-topic", "com.x.voip")]).lint().first { $0.code == .topicSuffix }
+        #expect(suffixed?.fix == "send apns-topic: com.x")
+        let crossed = LintInput(alert, [("apns-push-type", "liveactivity"), ("apns-topic", "com.x.voip")]).lint().first { $0.code == .topicSuffix }
+        #expect(crossed?.fix == "send apns-topic: com.x.push-type.liveactivity")
+        // Only the copy of a repeated key that counts is checked.
+        let repeated = LintInput(#"{"aps":{"category":5,"category":"X","alert":"x"}}"#).lint().map(\.code)
+        #expect(repeated == [.duplicateKey])
     }
 
     @Test func sizeLimitCountsBytesAndMentionsWhitespace() throws {

@@ -1,0 +1,190 @@
+import Foundation
+import HeraldCore
+import Logging
+import NIOCore
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// APNs on your machine: an HTTP/2 server that answers exactly as Apple's does, keeps
+/// notifications for offline devices as Apple does, and can be told to misbehave. An admin API
+/// (HTTP/1.1 JSON) registers devices and keys, shows what each device received and injects faults.
+///
+/// ```swift
+/// let sandbox = try await Sandbox.start(SandboxConfiguration(port: 0, adminPort: 0, autoAccept: true))
+/// print(sandbox.port, sandbox.certificatePath ?? "cleartext")
+/// …
+/// try await sandbox.shutdown()
+/// ```
+public final class Sandbox: Sendable {
+    public let configuration: SandboxConfiguration
+    /// Devices, keys, deliveries, counters and faults.
+    public let state: SandboxState
+    /// The APNs port actually bound.
+    public let port: Int
+    /// The admin API's port, when enabled.
+    public let adminPort: Int?
+    /// The PEM certificate clients should trust (TLS only).
+    public let certificatePath: String?
+
+    private let group: any EventLoopGroup
+    private let ownsGroup: Bool
+    private let serverChannel: any Channel
+    private let adminChannel: (any Channel)?
+    private let connections: ConnectionRegistry
+    private let log: Logger
+
+    private init(
+        configuration: SandboxConfiguration, state: SandboxState, port: Int, adminPort: Int?, certificatePath: String?,
+        group: any EventLoopGroup, ownsGroup: Bool, serverChannel: any Channel, adminChannel: (any Channel)?,
+        connections: ConnectionRegistry
+    ) {
+        self.configuration = configuration
+        self.state = state
+        self.port = port
+        self.adminPort = adminPort
+        self.certificatePath = certificatePath
+        self.group = group
+        self.ownsGroup = ownsGroup
+        self.serverChannel = serverChannel
+        self.adminChannel = adminChannel
+        self.connections = connections
+        self.log = configuration.logger
+    }
+
+    /// Starts listening. `onRequest` is called with every answered request (for the one-line log).
+    public static func start(
+        _ configuration: SandboxConfiguration,
+        eventLoopGroup: (any EventLoopGroup)? = nil,
+        onRequest: (@Sendable (SandboxRequestLog) -> Void)? = nil
+    ) async throws -> Sandbox {
+        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let state = SandboxState(configuration: configuration)
+        let (tlsContext, certificatePath) = try makeTLS(configuration)
+        let registry = ConnectionRegistry()
+        let evaluator = RequestEvaluator(state: state)
+        let idleTimeout = configuration.idleTimeout.map { TimeAmount.nanoseconds(Int64($0 * 1_000_000_000)) }
+        let maxStreams = configuration.maxConcurrentStreams
+
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    registry.add(channel)
+                    channel.closeFuture.whenComplete { _ in registry.remove(channel) }
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tlsContext {
+                        try pipeline.addHandler(NIOSSLServerHandler(context: tlsContext))
+                    }
+                    let settings: HTTP2Settings = [
+                        HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
+                        HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
+                    ]
+                    try pipeline.addHandler(NIOHTTP2Handler(mode: .server, initialSettings: settings))
+                    try pipeline.addHandler(APNsConnectionHandler(
+                        evaluator: evaluator, authentication: ConnectionAuthentication(),
+                        maxConcurrentStreams: maxStreams, idleTimeout: idleTimeout, onRequest: onRequest
+                    ))
+                }
+            }
+        let serverChannel: any Channel
+        do {
+            serverChannel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            if eventLoopGroup == nil { try? await group.shutdownGracefully() }
+            throw SandboxError.invalid("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+        var adminChannel: (any Channel)?
+        if let adminPort = configuration.adminPort {
+            do {
+                adminChannel = try await AdminServer.bind(host: configuration.host, port: adminPort, state: state, group: group)
+            } catch {
+                try? await serverChannel.close()
+                if eventLoopGroup == nil { try? await group.shutdownGracefully() }
+                throw SandboxError.invalid("cannot listen for the admin API on \(configuration.host):\(adminPort): \(error)")
+            }
+        }
+        if configuration.providerKeys.isEmpty {
+            configuration.logger.notice("no provider key registered: any well-formed ES256 token is accepted without checking its signature")
+        }
+        return Sandbox(
+            configuration: configuration, state: state, port: serverChannel.localAddress?.port ?? configuration.port,
+            adminPort: adminChannel?.localAddress?.port, certificatePath: certificatePath, group: group,
+            ownsGroup: eventLoopGroup == nil, serverChannel: serverChannel, adminChannel: adminChannel, connections: registry
+        )
+    }
+
+    /// Stops accepting, sends GOAWAY `Shutdown` on every open connection, closes them and stops.
+    public func shutdown() async throws {
+        try? await serverChannel.close()
+        try? await adminChannel?.close()
+        let open = connections.all
+        for channel in open {
+            channel.pipeline.fireUserInboundEventTriggered(SandboxShutdownEvent())
+        }
+        for channel in open {
+            _ = try? await channel.closeFuture.get()
+        }
+        if ownsGroup { try await group.shutdownGracefully() }
+    }
+
+    /// The number of open APNs connections.
+    public var openConnections: Int { connections.count }
+
+    private static func makeTLS(_ configuration: SandboxConfiguration) throws -> (NIOSSLContext?, String?) {
+        let certificatePEM: String
+        let keyPEM: String
+        let certificatePath: String
+        switch configuration.transport {
+        case .cleartext:
+            return (nil, nil)
+        case .tls(let certificateFile, let keyFile):
+            guard let certificate = try? String(contentsOfFile: certificateFile, encoding: .utf8) else {
+                throw SandboxError.invalid("cannot read the certificate \(certificateFile); expected a PEM file (-----BEGIN CERTIFICATE-----)")
+            }
+            guard let key = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
+                throw SandboxError.invalid("cannot read the private key \(keyFile); expected a PEM file (-----BEGIN PRIVATE KEY-----)")
+            }
+            certificatePEM = certificate
+            keyPEM = key
+            certificatePath = certificateFile
+        case .tlsSelfSigned(let path):
+            let generated = try SelfSignedCertificate.generate(now: configuration.clock.now)
+            certificatePEM = generated.certificatePEM
+            keyPEM = generated.privateKeyPEM
+            certificatePath = path ?? FileManager.default.temporaryDirectory
+                .appendingPathComponent("herald-sandbox-\(UUID().uuidString.prefix(8)).pem").path
+            do {
+                try Data(certificatePEM.utf8).write(to: URL(fileURLWithPath: certificatePath), options: .atomic)
+            } catch {
+                throw SandboxError.invalid("cannot write the sandbox certificate to \(certificatePath): \(error.localizedDescription)")
+            }
+        }
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
+        do {
+            chain = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))
+            key = try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)
+        } catch {
+            throw SandboxError.invalid("the certificate or key is not valid PEM: \(error)")
+        }
+        guard !chain.isEmpty else { throw SandboxError.invalid("the certificate file holds no certificate") }
+        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        tls.minimumTLSVersion = .tlsv12
+        tls.applicationProtocols = ["h2"]
+        return (try NIOSSLContext(configuration: tls), certificatePath)
+    }
+}
+
+/// Tracks open connections so shutdown can say GOAWAY to each.
+final class ConnectionRegistry: Sendable {
+    private let connections = Mutex<[ObjectIdentifier: any Channel]>([:])
+    var all: [any Channel] { connections.withLock { Array($0.values) } }
+    var count: Int { connections.withLock { $0.count } }
+    func add(_ channel: any Channel) { connections.withLock { $0[ObjectIdentifier(channel)] = channel } }
+    func remove(_ channel: any Channel) { _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
+}

@@ -1,0 +1,189 @@
+import HeraldCore
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Speaks APNs on one HTTP/2 connection, at the frame level: it gathers each stream's headers and
+/// body, has ``RequestEvaluator`` answer them, and writes the answer (plus SETTINGS, GOAWAY and
+/// connection flow control) itself. Working below the stream-channel multiplexer keeps the cost
+/// per request low.
+final class APNsConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    /// The largest body buffered for one stream; APNs' limit is 5120, so more is answered with
+    /// `PayloadTooLarge` without waiting for the rest.
+    static let maximumBufferedBody = 16 * 1024
+    /// Connection window increment sent once consumed bytes reach it.
+    static let windowUpdateThreshold = 32 * 1024
+
+    private struct PendingStream {
+        var method = ""
+        var path = ""
+        var headers: [(name: String, value: String)] = []
+        var body: [UInt8] = []
+        var answered = false
+    }
+
+    private let evaluator: RequestEvaluator
+    private let authentication: ConnectionAuthentication
+    private let maxConcurrentStreams: Int
+    private let idleTimeout: TimeAmount?
+    private let onRequest: (@Sendable (SandboxRequestLog) -> Void)?
+    private var streams: [HTTP2StreamID: PendingStream] = [:]
+    private var consumedBytes = 0
+    private var needsFlush = false
+    private var closing = false
+    private var idleTimer: Scheduled<Void>?
+
+    init(
+        evaluator: RequestEvaluator, authentication: ConnectionAuthentication, maxConcurrentStreams: Int,
+        idleTimeout: TimeAmount?, onRequest: (@Sendable (SandboxRequestLog) -> Void)?
+    ) {
+        self.evaluator = evaluator
+        self.authentication = authentication
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.idleTimeout = idleTimeout
+        self.onRequest = onRequest
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        resetIdleTimer(context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .headers(let headers):
+            if streams[frame.streamID] == nil {
+                var stream = PendingStream()
+                for (name, value, _) in headers.headers {
+                    switch name {
+                    case ":method": stream.method = value
+                    case ":path": stream.path = value
+                    default: if !name.hasPrefix(":") { stream.headers.append((name, value)) }
+                    }
+                }
+                streams[frame.streamID] = stream
+            }
+            if headers.endStream { finish(frame.streamID, context: context) }
+        case .data(let data):
+            guard case .byteBuffer(let buffer) = data.data else { break }
+            consumedBytes += buffer.readableBytes + (data.paddingBytes ?? 0)
+            if consumedBytes >= Self.windowUpdateThreshold {
+                context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumedBytes))), promise: nil)
+                consumedBytes = 0
+                needsFlush = true
+            }
+            guard var stream = streams[frame.streamID], !stream.answered else { break }
+            if stream.body.count + buffer.readableBytes > Self.maximumBufferedBody {
+                stream.body.append(contentsOf: buffer.readableBytesView.prefix(Self.maximumBufferedBody - stream.body.count + 1))
+                streams[frame.streamID] = stream
+                finish(frame.streamID, context: context)
+                context.write(wrapOutboundOut(HTTP2Frame(streamID: frame.streamID, payload: .rstStream(.noError))), promise: nil)
+                streams[frame.streamID] = nil
+                break
+            }
+            stream.body.append(contentsOf: buffer.readableBytesView)
+            streams[frame.streamID] = stream
+            if data.endStream { finish(frame.streamID, context: context) }
+        case .rstStream:
+            streams[frame.streamID] = nil
+        default:
+            break
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A broken connection affects only itself.
+        context.close(promise: nil)
+    }
+
+    private func finish(_ streamID: HTTP2StreamID, context: ChannelHandlerContext) {
+        guard var stream = streams[streamID], !stream.answered else { return }
+        stream.answered = true
+        streams[streamID] = nil
+        resetIdleTimer(context: context)
+        let request = SandboxRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body)
+        let response = evaluator.evaluate(request, connection: authentication)
+        onRequest?(SandboxRequestLog(request: request, response: response))
+        if response.delayMilliseconds > 0 {
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(response.delayMilliseconds))) { [self] in
+                write(response, on: streamID, context: context)
+                context.flush()
+            }
+        } else {
+            write(response, on: streamID, context: context)
+            needsFlush = true
+        }
+    }
+
+    private func write(_ response: SandboxResponse, on streamID: HTTP2StreamID, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(4)
+        headers.add(name: ":status", value: String(response.status))
+        headers.add(name: HeaderName.id, value: response.apnsID)
+        if let uniqueID = response.uniqueID { headers.add(name: HeaderName.uniqueID, value: uniqueID) }
+        if response.body != nil { headers.add(name: "content-type", value: "application/json") }
+        let endStream = response.body == nil
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
+        if let body = response.body {
+            let buffer = context.channel.allocator.buffer(bytes: body)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))), promise: nil)
+        }
+        if response.unlockStreams {
+            let settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)]
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))), promise: nil)
+        }
+        if response.reset {
+            closing = true
+            context.flush()
+            context.close(promise: nil)
+        } else if let reason = response.goAway {
+            goAway(reason, lastStreamID: streamID, context: context)
+        }
+    }
+
+    /// Sends GOAWAY with the JSON reason APNs uses, then closes once it is written.
+    func goAway(_ reason: APNsReason, lastStreamID: HTTP2StreamID, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        let body = context.channel.allocator.buffer(bytes: APNsErrorBody(reason: reason).serialized)
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: body))
+        context.writeAndFlush(wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is SandboxShutdownEvent {
+            goAway(.shutdown, lastStreamID: streams.keys.max() ?? .rootStream, context: context)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func resetIdleTimer(context: ChannelHandlerContext) {
+        guard let idleTimeout else { return }
+        idleTimer?.cancel()
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) { [self] in
+            goAway(.idleTimeout, lastStreamID: .rootStream, context: context)
+        }
+    }
+}
+
+/// Sent down every open APNs connection when the sandbox shuts down: GOAWAY `Shutdown`.
+struct SandboxShutdownEvent: Sendable {}

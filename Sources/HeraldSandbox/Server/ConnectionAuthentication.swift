@@ -1,0 +1,30 @@
+import Foundation
+import HeraldCore
+
+/// What one connection has established about its provider: the team and first key of its
+/// tokens, the last token verified (so a reused token is not verified again), or its client
+/// certificate. Lives on the connection's event loop.
+final class ConnectionAuthentication {
+    /// Set for mutual-TLS connections: the client certificate's identity.
+    var certificate: ClientCertificateIdentity?
+    /// The team of the first valid token; a connection carries one team's tokens.
+    var teamID: String?
+    var lastAuthorization: String?
+    var lastVerified: VerifiedProviderToken?
+    /// True once a request with a valid token succeeded; until then APNs allows one stream.
+    var unlocked = false
+    var streamsServed = 0
+
+    init(certificate: ClientCertificateIdentity? = nil) {
+        self.certificate = certificate
+        self.unlocked = certificate != nil
+    }
+}
+
+/// The topics and environment of an APNs client certificate.
+struct ClientCertificateIdentity: Sendable {
+    /// The bundle id (subject UID) and any other topics the certificate lists.
+    var topics: [String]
+    /// `nil` when the certificate states no environment.
+    var environments: Set<APNsEnvironment>
+}
