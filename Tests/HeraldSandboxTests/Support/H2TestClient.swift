@@ -69,6 +69,12 @@ final class H2TestClient: Sendable {
         return try await channel.eventLoop.flatSubmit { handler.value.goAway.futureResult }.get()
     }
 
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS values announced so far.
+    func announcedMaxConcurrentStreams() async throws -> [Int] {
+        let handler = self.handler
+        return try await channel.eventLoop.submit { handler.value.maxConcurrentStreams }.get()
+    }
+
     func close() async {
         try? await channel.close()
     }
@@ -82,6 +88,8 @@ final class ClientHandler: ChannelInboundHandler {
     private var nextStreamID = 1
     private var pending: [HTTP2StreamID: (promise: EventLoopPromise<H2TestClient.Response>, response: H2TestClient.Response)] = [:]
     var goAway: EventLoopPromise<String?>!
+    /// Every SETTINGS_MAX_CONCURRENT_STREAMS value the server announced, in order.
+    var maxConcurrentStreams: [Int] = []
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -120,6 +128,8 @@ final class ClientHandler: ChannelInboundHandler {
             entry.response.body += String(buffer: buffer)
             pending[frame.streamID] = entry
             if data.endStream { complete(frame.streamID) }
+        case .settings(.settings(let settings)):
+            for setting in settings where setting.parameter == .maxConcurrentStreams { maxConcurrentStreams.append(setting.value) }
         case .rstStream(let code):
             pending.removeValue(forKey: frame.streamID)?.promise.fail(ClientError.reset("\(code)"))
         case .goAway(_, _, let opaqueData):

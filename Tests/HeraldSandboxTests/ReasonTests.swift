@@ -1,0 +1,204 @@
+import Crypto
+import Foundation
+import HeraldCore
+import HeraldSandbox
+import Testing
+
+/// One test per reason in APNs' table: the sandbox answers it with Apple's status and JSON body.
+@Suite struct ReasonTests {
+    func expect(_ response: H2TestClient.Response, _ reason: APNsReason, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(response.status == reason.status, "status for \(reason)", sourceLocation: sourceLocation)
+        #expect(response.body == #"{"reason":"\#(reason.rawValue)"}"# || response.body.hasPrefix(#"{"reason":"\#(reason.rawValue)","timestamp":"#), "body \(response.body)", sourceLocation: sourceLocation)
+        #expect(response.headers["apns-id"]?.count == 36, sourceLocation: sourceLocation)
+    }
+
+    @Test func successEchoesTheIDAndGivesAUniqueIDInDevelopment() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let client = try await fixture.connect()
+        let token = try fixture.device()
+        let id = "123e4567-e89b-12d3-a456-426614174000"
+        let response = try await client.send(path: "/3/device/\(token)", headers: try fixture.headers(extra: [("apns-id", id)]), body: alertPayload)
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(response.headers["apns-id"] == id)
+        #expect(response.headers["apns-unique-id"]?.count == 36)
+        #expect(fixture.state.received(token: token).first?.payload == alertPayload)
+        await client.close()
+    }
+
+    @Test func productionGivesNoUniqueID() async throws {
+        let fixture = try await SandboxFixture.start(environment: .production)
+        defer { Task { await fixture.stop() } }
+        let client = try await fixture.connect()
+        let response = try await client.send(path: "/3/device/\(try fixture.device())", headers: try fixture.headers(), body: alertPayload)
+        #expect(response.status == 200 && response.headers["apns-unique-id"] == nil)
+    }
+
+    @Test func requestAndHeaderReasons() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let client = try await fixture.connect()
+        let token = try fixture.device()
+        let voipToken = try fixture.device(topic: "com.example.app.voip")
+        let path = "/3/device/\(token)"
+        func send(_ method: String = "POST", path: String = path, extra: [(String, String)] = [], pushType: String = "alert", topic: String = SandboxFixture.bundleID, body: String = alertPayload, omit: Set<String> = []) async throws -> H2TestClient.Response {
+            let headers = try fixture.headers(pushType: pushType, topic: topic, extra: extra).filter { !omit.contains($0.0) }
+            return try await client.send(method: method, path: path, headers: headers, body: body)
+        }
+        expect(try await send("GET"), .methodNotAllowed)
+        expect(try await send(path: "/3/devices/\(token)"), .badPath)
+        expect(try await send(path: "/3/device/"), .missingDeviceToken)
+        expect(try await send(path: "/3/device/xyz"), .badDeviceToken)
+        expect(try await send(path: "/3/device/abcdef"), .badDeviceToken)
+        expect(try await send(extra: [("apns-collapse-id", String(repeating: "c", count: 65))]), .badCollapseID)
+        expect(try await send(extra: [("apns-expiration", "soon")]), .badExpirationDate)
+        expect(try await send(extra: [("apns-id", "not-a-uuid")]), .badMessageID)
+        expect(try await send(extra: [("apns-priority", "7")]), .badPriority)
+        expect(try await send(extra: [("apns-priority", "10")], pushType: "background", body: #"{"aps":{"content-available":1}}"#), .badPriority)
+        expect(try await send(topic: "com example"), .badTopic)
+        expect(try await send(topic: "com.other.app"), .deviceTokenNotForTopic)
+        expect(try await send(path: "/3/device/\(voipToken)", pushType: "voip", topic: "com.example.app"), .deviceTokenNotForTopic)
+        expect(try await send(extra: [("apns-topic", "com.example.app")]), .duplicateHeaders)
+        expect(try await send(pushType: "sms"), .invalidPushType)
+        expect(try await send(omit: ["apns-topic"]), .missingTopic)
+        expect(try await send(body: ""), .payloadEmpty)
+        expect(try await send(body: #"{"aps":{"alert":"\#(String(repeating: "x", count: 4100))"}}"#), .payloadTooLarge)
+        expect(try await send(body: "[1,2]"), .badPayload)
+        // VoIP allows 5120 bytes.
+        let voip = try await send(path: "/3/device/\(voipToken)", pushType: "voip", topic: "com.example.app.voip", body: #"{"aps":{},"x":"\#(String(repeating: "x", count: 4500))"}"#)
+        #expect(voip.status == 200)
+        await client.close()
+    }
+
+    @Test func deviceReasons() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let client = try await fixture.connect()
+        let headers = try fixture.headers()
+        // Unknown token, and a token of the other environment.
+        expect(try await client.send(path: "/3/device/\(String(repeating: "ab", count: 32))", headers: headers, body: alertPayload), .badDeviceToken)
+        let production = try fixture.state.register(topic: SandboxFixture.bundleID, environment: .production).token
+        expect(try await client.send(path: "/3/device/\(production)", headers: headers, body: alertPayload), .badDeviceToken)
+        // Unregistered: 410 with the time of unregistration in milliseconds.
+        let gone = try fixture.device()
+        fixture.clock.advance(by: 5)
+        _ = try fixture.state.unregister(token: gone)
+        let unregistered = try await client.send(path: "/3/device/\(gone)", headers: headers, body: alertPayload)
+        #expect(unregistered.status == 410)
+        #expect(unregistered.body == #"{"reason":"Unregistered","timestamp":1700000005000}"#)
+        let expired = try fixture.device()
+        _ = try fixture.state.unregister(token: expired, expired: true)
+        expect(try await client.send(path: "/3/device/\(expired)", headers: headers, body: alertPayload), .expiredToken)
+        // Registering again makes it valid again.
+        try fixture.state.register(token: try DeviceToken(parsing: gone), topic: SandboxFixture.bundleID)
+        #expect(try await client.send(path: "/3/device/\(gone)", headers: headers, body: alertPayload).status == 200)
+        await client.close()
+    }
+
+    @Test func tooManyRequestsToOneToken() async throws {
+        let fixture = try await SandboxFixture.start(burstLimit: 3)
+        defer { Task { await fixture.stop() } }
+        let client = try await fixture.connect()
+        let token = try fixture.device()
+        let headers = try fixture.headers()
+        var statuses: [Int] = []
+        for _ in 0..<4 { statuses.append(try await client.send(path: "/3/device/\(token)", headers: headers, body: alertPayload).status) }
+        #expect(statuses == [200, 200, 200, 429])
+        #expect(try await client.send(path: "/3/device/\(try fixture.device())", headers: headers, body: alertPayload).status == 200, "other tokens are not limited")
+        fixture.clock.advance(by: 1)
+        #expect(try await client.send(path: "/3/device/\(token)", headers: headers, body: alertPayload).status == 200)
+    }
+
+    @Test func providerTokenReasons() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let token = try fixture.device()
+        let path = "/3/device/\(token)"
+        func send(authorization: String?) async throws -> H2TestClient.Response {
+            let client = try await fixture.connect()
+            defer { Task { await client.close() } }
+            var headers = try fixture.headers()
+            headers.removeAll { $0.0 == "authorization" }
+            if let authorization { headers.append(("authorization", authorization)) }
+            return try await client.send(path: path, headers: headers, body: alertPayload)
+        }
+        expect(try await send(authorization: nil), .missingProviderToken)
+        let stranger = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        expect(try await send(authorization: try fixture.bearer(stranger)), .invalidProviderToken)
+        expect(try await send(authorization: try fixture.bearer(issuedAt: fixture.clock.now.addingTimeInterval(-3601))), .expiredProviderToken)
+        // A key enabled only for production, on a development sandbox.
+        let productionKey = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "PROD123456", teamID: "DEF123GHIJ")
+        fixture.state.register(key: .init(keyID: productionKey.keyID, teamID: productionKey.teamID, publicKey: productionKey.publicKey), environment: .production)
+        expect(try await send(authorization: try fixture.bearer(productionKey)), .badEnvironmentKeyIDInToken)
+        // A revoked key.
+        let revoked = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "REVOKED123", teamID: "DEF123GHIJ")
+        fixture.state.register(key: .init(keyID: revoked.keyID, teamID: revoked.teamID, publicKey: revoked.publicKey))
+        fixture.state.revoke(keyID: revoked.keyID)
+        expect(try await send(authorization: try fixture.bearer(revoked)), .forbidden)
+    }
+
+    @Test func unrelatedKeyOnTheSameConnection() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let other = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "OTHER12345", teamID: "TEAM999999")
+        fixture.state.register(key: .init(keyID: other.keyID, teamID: other.teamID, publicKey: other.publicKey))
+        let client = try await fixture.connect()
+        let path = "/3/device/\(try fixture.device())"
+        #expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
+        expect(try await client.send(path: path, headers: try fixture.headers(authorization: try fixture.bearer(other)), body: alertPayload), .unrelatedKeyIDInToken)
+        // The other team's key is fine on a connection of its own.
+        let second = try await fixture.connect()
+        #expect(try await second.send(path: path, headers: try fixture.headers(authorization: try fixture.bearer(other)), body: alertPayload).status == 200)
+    }
+
+    @Test func tokenChangedTooSoon() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let path = "/3/device/\(try fixture.device())"
+        let first = try fixture.bearer()
+        let client = try await fixture.connect()
+        #expect(try await client.send(path: path, headers: try fixture.headers(authorization: first), body: alertPayload).status == 200)
+        fixture.clock.advance(by: 10 * 60)
+        let tooSoon = try fixture.bearer()
+        expect(try await client.send(path: path, headers: try fixture.headers(authorization: tooSoon), body: alertPayload), .tooManyProviderTokenUpdates)
+        // The first token keeps working, and a new one 20 minutes later is accepted.
+        #expect(try await client.send(path: path, headers: try fixture.headers(authorization: first), body: alertPayload).status == 200)
+        fixture.clock.advance(by: 10 * 60)
+        #expect(try await client.send(path: path, headers: try fixture.headers(authorization: try fixture.bearer()), body: alertPayload).status == 200)
+    }
+
+    @Test func faultsAnswer429And500And503() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        try fixture.state.setFaults(FaultPlan(script: [429, 500, 503]))
+        let client = try await fixture.connect()
+        let path = "/3/device/\(try fixture.device())"
+        expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .tooManyRequests)
+        expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .internalServerError)
+        expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .serviceUnavailable)
+        #expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
+        #expect(throws: SandboxError.self) { try fixture.state.setFaults(FaultPlan(script: [404])) }
+        let counters = fixture.state.counters
+        #expect(counters.byStatus["503"] == 1 && counters.byReason["TooManyRequests"] == 1 && counters.byStatus["200"] == 1)
+    }
+
+    @Test func goAwayReasons() async throws {
+        let fixture = try await SandboxFixture.start(idleTimeout: 0.3)
+        defer { Task { await fixture.stop() } }
+        let idle = try await fixture.connect()
+        #expect(try await idle.goAwayReason() == "IdleTimeout")
+        try fixture.state.setFaults(FaultPlan(goAwayAfterStreams: 2))
+        let client = try await fixture.connect()
+        let path = "/3/device/\(try fixture.device())"
+        #expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
+        #expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
+        #expect(try await client.goAwayReason() == "Shutdown")
+        try fixture.state.setFaults(FaultPlan())
+        // Shutting down says GOAWAY Shutdown to open connections.
+        let open = try await fixture.connect()
+        #expect(try await open.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
+        try await fixture.sandbox.shutdown()
+        #expect(try await open.goAwayReason() == "Shutdown")
+    }
+}
