@@ -10,6 +10,9 @@ public struct SandboxCounters: Sendable, Hashable, Codable {
     /// Notifications dropped: expiration 0 for an offline device, replaced while stored, or
     /// expired before the device came back.
     public var discarded = 0
+    /// Provider tokens fully verified (signature and claims); a token a connection reuses is
+    /// verified once.
+    public var tokenVerifications = 0
 
     public init() {}
 

@@ -181,6 +181,15 @@ public final class SandboxState: Sendable {
         storage.withLock { $0.counters.count(status: status, reason: reason?.rawValue) }
     }
 
+    /// Verifies a provider token with the registered keys, counting it.
+    func verifyToken(authorization: String?, now: Date) -> Result<VerifiedProviderToken, ProviderTokenRejection> {
+        let verifier = storage.withLock { storage in
+            storage.counters.tokenVerifications += 1
+            return storage.verifier
+        }
+        return verifier.verify(authorization: authorization, now: now)
+    }
+
     /// The next injected fault status, if any.
     func nextFault() -> (status: Int, latency: Int, goAwayAfter: Int?, resetAfter: Int?) {
         storage.withLock { storage in

@@ -114,7 +114,7 @@ struct RequestEvaluator: Sendable {
             return cached.isFresh(at: now) ? .success(cached) : .failure(.expiredProviderToken)
         }
         let verified: VerifiedProviderToken
-        switch state.verifier.verify(authorization: authorization, now: now) {
+        switch state.verifyToken(authorization: authorization, now: now) {
         case .success(let token): verified = token
         case .failure(let rejection): return .failure(rejection.reason)
         }
