@@ -153,7 +153,8 @@ public final class Sandbox: Sendable {
             keyPEM = key
             certificatePath = certificateFile
         case .tlsSelfSigned(let path):
-            let generated = try SelfSignedCertificate.generate(now: configuration.clock.now)
+            // Clients check validity against the real time, never the sandbox's (possibly virtual) clock.
+            let generated = try SelfSignedCertificate.generate(now: Date())
             certificatePEM = generated.certificatePEM
             keyPEM = generated.privateKeyPEM
             certificatePath = path ?? FileManager.default.temporaryDirectory

@@ -85,6 +85,10 @@ final class ClientHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTP2Frame
 
     private var context: ChannelHandlerContext?
+    /// Set once the connection is gone, so later requests fail at once instead of waiting.
+    private var isClosed = false
+    /// The error that closed the connection, if any (a failed TLS handshake, for instance).
+    private var closeError: (any Error)?
     private var nextStreamID = 1
     private var pending: [HTTP2StreamID: (promise: EventLoopPromise<H2TestClient.Response>, response: H2TestClient.Response)] = [:]
     var goAway: EventLoopPromise<String?>!
@@ -98,6 +102,7 @@ final class ClientHandler: ChannelInboundHandler {
 
     func send(method: String, path: String, headers: [(String, String)], body: String) -> EventLoopFuture<H2TestClient.Response> {
         guard let context else { return context!.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+        if isClosed { return context.eventLoop.makeFailedFuture(closeError ?? ClientError.closed) }
         let promise = context.eventLoop.makePromise(of: H2TestClient.Response.self)
         let streamID = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
@@ -147,13 +152,15 @@ final class ClientHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        for (_, entry) in pending { entry.promise.fail(ClientError.closed) }
+        isClosed = true
+        for (_, entry) in pending { entry.promise.fail(closeError ?? ClientError.closed) }
         pending = [:]
         goAway.succeed(nil)
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        closeError = error
         context.close(promise: nil)
     }
 
