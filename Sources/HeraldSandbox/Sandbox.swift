@@ -78,7 +78,11 @@ public final class Sandbox: Sendable {
                     channel.closeFuture.whenComplete { _ in registry.remove(channel) }
                     let pipeline = channel.pipeline.syncOperations
                     if let tlsContext {
-                        try pipeline.addHandler(NIOSSLServerHandler(context: tlsContext))
+                        // Client certificates are optional (token auth sends none) and any is let in:
+                        // like APNs, the sandbox answers a bad one per request with BadCertificate.
+                        try pipeline.addHandler(NIOSSLServerHandler(context: tlsContext, customVerificationCallback: { _, promise in
+                            promise.succeed(.certificateVerified)
+                        }))
                     }
                     let settings: HTTP2Settings = [
                         HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
@@ -177,6 +181,7 @@ public final class Sandbox: Sendable {
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         tls.minimumTLSVersion = .tlsv12
         tls.applicationProtocols = ["h2"]
+        tls.certificateVerification = .optionalVerification
         return (try NIOSSLContext(configuration: tls), certificatePath)
     }
 }

@@ -5,11 +5,21 @@ import HeraldCore
 import HeraldSandbox
 import Logging
 
-/// `herald sandbox`: runs the APNs emulator until Ctrl-C or SIGTERM.
+/// `herald sandbox`: the APNs emulator's commands; `run` (the default) serves it.
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run a faithful APNs emulator on this machine.",
+        subcommands: [SandboxRunCommand.self, ClientCertCommand.self],
+        defaultSubcommand: SandboxRunCommand.self
+    )
+}
+
+/// `herald sandbox [run]`: serves the APNs emulator until Ctrl-C or SIGTERM.
+struct SandboxRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Serve the APNs emulator until Ctrl-C (the default).",
         discussion: """
             Any APNs client can send to it as to Apple. Devices are registered through the admin API \
             (or accepted on first use with --auto-accept); with no --key-file any well-formed ES256 \
@@ -120,6 +130,9 @@ struct SandboxCommand: AsyncParsableCommand {
                 -H "authorization: bearer $(herald token --key AuthKey_KEYID.p8 --team-id TEAMID)" \\
                 -d '{"aps":{"alert":"Hello"}}' \(scheme)://\(host):\(sandbox.port)/3/device/<token>
             """)
+        if tls {
+            say("certificate authentication: herald sandbox client-cert --bundle-id com.example.app, then curl --cert/--key instead of the authorization header")
+        }
         await waitForTermination()
         say("shutting down: GOAWAY Shutdown to \(sandbox.openConnections) connection(s)")
         try await sandbox.shutdown()

@@ -1,7 +1,10 @@
+import Foundation
 import HeraldCore
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
+import NIOSSL
+import NIOTLS
 
 /// Speaks APNs on one HTTP/2 connection, at the frame level: it gathers each stream's headers and
 /// body, has ``RequestEvaluator`` answer them, and writes the answer (plus SETTINGS, GOAWAY and
@@ -169,11 +172,26 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is SandboxShutdownEvent {
+        if case TLSUserEvent.handshakeCompleted = event {
+            adoptClientCertificate(context: context)
+        } else if event is SandboxShutdownEvent {
             goAway(.shutdown, lastStreamID: streams.keys.max() ?? .rootStream, context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// A connection that presented a client certificate uses certificate authentication: its
+    /// identity is read once, and it gets all its streams at once (only token connections start
+    /// with one).
+    private func adoptClientCertificate(context: ChannelHandlerContext) {
+        guard let certificate = try? context.pipeline.syncOperations.nioSSL_peerCertificate(),
+            let der = try? certificate.toDERBytes()
+        else { return }
+        authentication.certificate = ClientCertificateIdentity(der: der, now: Date())
+        authentication.unlocked = true
+        let settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)]
+        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))), promise: nil)
     }
 
     private func resetIdleTimer(context: ChannelHandlerContext) {

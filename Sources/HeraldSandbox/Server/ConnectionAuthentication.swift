@@ -20,11 +20,3 @@ final class ConnectionAuthentication {
         self.unlocked = certificate != nil
     }
 }
-
-/// The topics and environment of an APNs client certificate.
-struct ClientCertificateIdentity: Sendable {
-    /// The bundle id (subject UID) and any other topics the certificate lists.
-    var topics: [String]
-    /// `nil` when the certificate states no environment.
-    var environments: Set<APNsEnvironment>
-}

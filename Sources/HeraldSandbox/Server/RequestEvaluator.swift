@@ -42,7 +42,10 @@ struct RequestEvaluator: Sendable {
         // Authentication.
         let authentication: AuthenticationMethod = connection.certificate == nil ? .token : .certificate
         var verifiedToken: VerifiedProviderToken?
-        if authentication == .token {
+        if let certificate = connection.certificate {
+            if certificate.problem != nil { return .failure(.badCertificate, apnsID: apnsID) }
+            guard certificate.allows(environment) else { return .failure(.badCertificateEnvironment, apnsID: apnsID) }
+        } else {
             switch verify(request.header(HeaderName.authorization), connection: connection) {
             case .success(let token): verifiedToken = token
             case .failure(let reason): return .failure(reason, apnsID: apnsID)

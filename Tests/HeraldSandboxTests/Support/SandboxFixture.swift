@@ -42,6 +42,18 @@ struct SandboxFixture {
         try await H2TestClient.connect(port: sandbox.port, group: Self.group, trusting: sandbox.certificatePath)
     }
 
+    /// Connects over TLS presenting `certificate` (certificate authentication).
+    func connect(presenting certificate: PushCertificateIssuer.Issued) async throws -> H2TestClient {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certPath = directory.appendingPathComponent("cert.pem").path
+        let keyPath = directory.appendingPathComponent("key.pem").path
+        try certificate.certificatePEM.write(toFile: certPath, atomically: true, encoding: .utf8)
+        try certificate.privateKeyPEM.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        return try await H2TestClient.connect(port: sandbox.port, group: Self.group, trusting: sandbox.certificatePath, clientCertificate: (certPath, keyPath))
+    }
+
     /// A token signed now (by the sandbox's clock) with `key`.
     func bearer(_ key: ProviderKey? = nil, issuedAt: Date? = nil) throws -> String {
         try ProviderToken(signedWith: key ?? self.key, issuedAt: issuedAt ?? clock.now).authorization
