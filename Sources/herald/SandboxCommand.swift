@@ -108,12 +108,11 @@ struct SandboxRunCommand: AsyncParsableCommand {
             maxConcurrentStreams: maxStreams, burstLimit: burstLimit == 0 ? Int.max : burstLimit,
             idleTimeout: idleTimeout, providerKeys: keys, logger: logger
         )
-        let quiet = self.quiet
         let sandbox: Sandbox
         do {
-            sandbox = try await Sandbox.start(configuration) { entry in
-                if !quiet { say(entry.description) }
-            }
+            var log: (@Sendable (SandboxRequestLog) -> Void)?
+            if !quiet { log = { entry in say(entry.description) } }
+            sandbox = try await Sandbox.start(configuration, onRequest: log)
         } catch {
             throw CommandError("\(error)").exit(command: "sandbox")
         }

@@ -53,15 +53,29 @@ public struct JSONObject: Sendable, Hashable {
 
     /// One member per key, holding the value that counts (the last), at the key's first place.
     public var effectiveEntries: [Entry] {
-        guard !duplicateKeys.isEmpty else { return entries }
+        guard hasDuplicateKeys else { return entries }
         var seen = Set<String>()
         return entries.compactMap { entry in
             seen.insert(entry.key).inserted ? Entry(key: entry.key, value: self[entry.key]!) : nil
         }
     }
 
+    /// Whether any key appears more than once (cheap: no allocation for small objects).
+    public var hasDuplicateKeys: Bool {
+        if entries.count < 2 { return false }
+        if entries.count <= 16 {
+            for i in 1..<entries.count {
+                for j in 0..<i where entries[j].key == entries[i].key { return true }
+            }
+            return false
+        }
+        var seen = Set<String>(minimumCapacity: entries.count)
+        return entries.contains { !seen.insert($0.key).inserted }
+    }
+
     /// Keys that appear more than once, each reported once, in document order.
     public var duplicateKeys: [String] {
+        guard hasDuplicateKeys else { return [] }
         var seen = Set<String>()
         var reported = Set<String>()
         var result: [String] = []

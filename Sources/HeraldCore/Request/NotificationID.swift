@@ -8,6 +8,16 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
         self.uuid = uuid
     }
 
+    /// A random (version 4) id drawn from `generator`: far cheaper than `UUID()` when ids are
+    /// made by the thousand (`UUID()` reads the system's random device each time on Linux).
+    public init(using generator: inout some RandomNumberGenerator) {
+        let high = generator.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
+        let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+        func h(_ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: high >> (56 - 8 * i)) }
+        func l(_ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: low >> (56 - 8 * i)) }
+        self.uuid = UUID(uuid: (h(0), h(1), h(2), h(3), h(4), h(5), h(6), h(7), l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7)))
+    }
+
     /// Parses the canonical 8-4-4-4-12 form (either case); anything else is what APNs answers
     /// `BadMessageId` to.
     public init(_ text: String) throws(RequestFieldError) {
@@ -18,7 +28,24 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// Lowercase canonical form, as Apple's documentation writes it.
-    public var headerValue: String { uuid.uuidString.lowercased() }
+    public var headerValue: String {
+        let hex: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: uuid.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var index = 0
+                for (position, byte) in bytes.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        out[index] = UInt8(ascii: "-")
+                        index += 1
+                    }
+                    out[index] = hex.utf8Start[Int(byte >> 4)]
+                    out[index + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
+            }
+        }
+    }
 
     public var description: String { headerValue }
 

@@ -57,12 +57,15 @@ public struct PushType: RawRepresentable, Sendable, Hashable, Codable, CustomStr
 
     /// The bundle id in a topic with any push type's suffix removed.
     public static func bundleID(strippingAnySuffixFrom topic: String) -> String {
-        let suffixes = known.compactMap(\.topicSuffix).sorted { $0.count > $1.count }
-        for suffix in suffixes where topic.hasSuffix(suffix) && topic.count > suffix.count {
-            return String(topic.dropLast(suffix.count))
+        let bytes = topic.utf8
+        for suffix in suffixesLongestFirst where bytes.count > suffix.utf8.count && bytes.reversed().starts(with: suffix.utf8.reversed()) {
+            return String(decoding: bytes.dropLast(suffix.utf8.count), as: UTF8.self)
         }
         return topic
     }
+
+    /// Every known topic suffix, longest first (so `.push-type.liveactivity` wins over shorter ones).
+    private static let suffixesLongestFirst = known.compactMap(\.topicSuffix).sorted { $0.utf8.count > $1.utf8.count }
 
     /// Largest payload APNs accepts for this type, in bytes: 5120 for VoIP, 4096 otherwise.
     public var maximumPayloadSize: Int { self == .voip ? 5120 : 4096 }

@@ -5,7 +5,8 @@ extension LintRun {
         headersGiven = true
         var seen: [String: String] = [:]
         for field in fields {
-            let name = field.name.lowercased()
+            // HTTP/2 field names arrive in lowercase; only others are lowered.
+            let name = field.name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? field.name.lowercased() : field.name
             guard HeaderName.request.contains(name) else {
                 if name.hasPrefix("apns-") {
                     report(.headerUnknown, .warning, header: name,
@@ -115,7 +116,9 @@ extension LintRun {
             return
         }
         topic = value
-        if value.isEmpty || value.contains(where: { $0.isWhitespace }) {
+        // Printable ASCII (the usual bundle id) cannot hold whitespace; only other text is searched.
+        let plainASCII = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        if value.isEmpty || (!plainASCII && value.contains(where: { $0.isWhitespace })) {
             report(.topicInvalid, .error, header: HeaderName.topic,
                    "apns-topic '\(value)' is empty or contains whitespace",
                    fix: "send the bundle id, e.g. com.example.app", reason: .badTopic)

@@ -37,6 +37,7 @@ extension LintRun {
     }
 
     private mutating func checkMediaURL(_ url: String, key: String, parent: JSONObject, path: JSONPath, parentKey: String?) {
+        guard let first = url.utf8.first, first == UInt8(ascii: "h") || first == UInt8(ascii: "H") else { return }
         let lowered = url.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return }
         let names = [key, parentKey ?? ""].map { $0.lowercased() }

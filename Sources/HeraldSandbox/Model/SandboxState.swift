@@ -31,6 +31,8 @@ public final class SandboxState: Sendable {
 
     let configuration: SandboxConfiguration
     private let storage: Mutex<Storage>
+    /// Whether any fault is set, readable without the lock on every request.
+    private let faultsSet = Atomic<Bool>(false)
 
     public init(configuration: SandboxConfiguration) {
         self.configuration = configuration
@@ -149,8 +151,14 @@ public final class SandboxState: Sendable {
 
     public func setFaults(_ plan: FaultPlan) throws(SandboxError) {
         try plan.validate()
-        storage.withLock { $0.faults = plan }
+        storage.withLock { storage in
+            storage.faults = plan
+            faultsSet.store(!plan.isEmpty, ordering: .releasing)
+        }
     }
+
+    /// True when faults are injected; without them requests skip the fault lookups.
+    var hasFaults: Bool { faultsSet.load(ordering: .acquiring) }
 
     public var counters: SandboxCounters { storage.withLock { $0.counters } }
 
@@ -171,6 +179,7 @@ public final class SandboxState: Sendable {
             storage.buckets = [:]
             storage.counters = SandboxCounters()
             storage.faults = FaultPlan()
+            faultsSet.store(false, ordering: .releasing)
             storage.currentTokens = [:]
         }
     }
@@ -263,6 +272,7 @@ public final class SandboxState: Sendable {
                 if !allowed { return (.tooManyRequests, nil) }
             }
 
+            storage.counters.count(status: 200, reason: nil)
             if device.online {
                 var copy = notification
                 copy.deliveredAt = now

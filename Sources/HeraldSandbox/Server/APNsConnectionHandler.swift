@@ -138,8 +138,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         var headers = HPACKHeaders()
         headers.reserveCapacity(4)
         headers.add(name: ":status", value: String(response.status))
-        headers.add(name: HeaderName.id, value: response.apnsID)
-        if let uniqueID = response.uniqueID { headers.add(name: HeaderName.uniqueID, value: uniqueID) }
+        // Ids differ on every answer: indexing them would only churn the HPACK table.
+        headers.add(name: HeaderName.id, value: response.apnsID, indexing: .nonIndexable)
+        if let uniqueID = response.uniqueID { headers.add(name: HeaderName.uniqueID, value: uniqueID, indexing: .nonIndexable) }
         if response.body != nil { headers.add(name: "content-type", value: "application/json") }
         let endStream = response.body == nil
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)

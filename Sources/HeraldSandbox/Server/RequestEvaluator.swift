@@ -18,17 +18,20 @@ struct RequestEvaluator: Sendable {
     func evaluate(_ request: SandboxRequest, connection: ConnectionAuthentication) -> SandboxResponse {
         connection.streamsServed += 1
         var response = answer(request, connection: connection)
-        state.count(status: response.status, reason: response.reason)
-        let fault = state.faults
-        if let limit = fault.resetAfterStreams, connection.streamsServed >= limit { response.reset = true }
-        if let limit = fault.goAwayAfterStreams, connection.streamsServed >= limit, response.goAway == nil { response.goAway = .shutdown }
+        // Accepted notifications are counted by the state as it takes them (one lock per push).
+        if response.status != 200 { state.count(status: response.status, reason: response.reason) }
+        if state.hasFaults {
+            let fault = state.faults
+            if let limit = fault.resetAfterStreams, connection.streamsServed >= limit { response.reset = true }
+            if let limit = fault.goAwayAfterStreams, connection.streamsServed >= limit, response.goAway == nil { response.goAway = .shutdown }
+        }
         return response
     }
 
     private func answer(_ request: SandboxRequest, connection: ConnectionAuthentication) -> SandboxResponse {
         // apns-id: echoed when valid; a bad one is answered with a fresh id.
         let givenID = request.header(HeaderName.id)
-        let apnsID = givenID.flatMap { try? NotificationID($0) }?.headerValue ?? NotificationID().headerValue
+        let apnsID = givenID.flatMap { try? NotificationID($0) }?.headerValue ?? NotificationID(using: &connection.random).headerValue
 
         guard request.method == "POST" else { return .failure(.methodNotAllowed, apnsID: apnsID) }
         guard request.path.hasPrefix(PushNotification.pathPrefix) else { return .failure(.badPath, apnsID: apnsID) }
@@ -37,7 +40,7 @@ struct RequestEvaluator: Sendable {
         guard !tokenText.contains("/"), tokenText.utf8.allSatisfy(Self.isHexDigit), tokenText.utf8.count.isMultiple(of: 2) else {
             return .failure(.badDeviceToken, apnsID: apnsID)
         }
-        let token = tokenText.lowercased()
+        let token = tokenText.utf8.contains { $0 >= 0x41 && $0 <= 0x46 } ? tokenText.lowercased() : String(tokenText)
 
         // Authentication.
         let authentication: AuthenticationMethod = connection.certificate == nil ? .token : .certificate
@@ -54,7 +57,8 @@ struct RequestEvaluator: Sendable {
 
         // Headers and payload, by the same rules lint applies.
         let linter = authentication == .token ? tokenLinter : certificateLinter
-        let diagnostics = linter.lint(payload: request.body, headers: request.headers.filter { $0.name != HeaderName.authorization })
+        let headers = request.headers.filter { $0.name != HeaderName.authorization }
+        let diagnostics = linter.lint(payload: request.body, headers: headers)
         if let error = diagnostics.first(where: { $0.severity == .error }) {
             return .failure(error.reason ?? .badPayload, apnsID: apnsID)
         }
@@ -74,7 +78,7 @@ struct RequestEvaluator: Sendable {
         }
         guard let topic else { return .failure(.missingTopic, apnsID: apnsID) }
 
-        var response = deliver(request, token: token, topic: topic, pushType: pushType, apnsID: apnsID)
+        var response = deliver(request, headers: headers, token: token, topic: topic, pushType: pushType, apnsID: apnsID, connection: connection)
         if verifiedToken != nil, !connection.unlocked {
             connection.unlocked = true
             response.unlockStreams = true
@@ -82,19 +86,22 @@ struct RequestEvaluator: Sendable {
         return response
     }
 
-    private func deliver(_ request: SandboxRequest, token: String, topic: String, pushType: PushType?, apnsID: String) -> SandboxResponse {
-        let fault = state.nextFault()
+    private func deliver(
+        _ request: SandboxRequest, headers: [(name: String, value: String)], token: String, topic: String, pushType: PushType?,
+        apnsID: String, connection: ConnectionAuthentication
+    ) -> SandboxResponse {
+        let fault = state.hasFaults ? state.nextFault() : (status: 0, latency: 0, goAwayAfter: nil, resetAfter: nil)
         var response: SandboxResponse
         if fault.status != 0, let reason = FaultPlan.faultReasons[fault.status] {
             response = .failure(reason, apnsID: apnsID)
         } else {
-            let uniqueID = environment == .development ? UUID().uuidString.lowercased() : nil
+            let uniqueID = environment == .development ? NotificationID(using: &connection.random).headerValue : nil
             let notification = SandboxNotification(
                 id: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType?.rawValue,
                 priority: request.header(HeaderName.priority).flatMap(Int.init) ?? 10,
                 collapseID: request.header(HeaderName.collapseID),
                 expiration: request.header(HeaderName.expiration).flatMap { Int64($0) },
-                headers: request.headers.filter { $0.name != HeaderName.authorization }.map { .init(name: $0.name, value: $0.value) },
+                headers: headers.map { .init(name: $0.name, value: $0.value) },
                 payload: String(decoding: request.body, as: UTF8.self),
                 receivedAt: state.clock.now, deliveredAt: nil
             )
