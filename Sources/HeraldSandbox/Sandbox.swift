@@ -59,7 +59,7 @@ public final class Sandbox: Sendable {
         eventLoopGroup: (any EventLoopGroup)? = nil,
         onRequest: (@Sendable (SandboxRequestLog) -> Void)? = nil
     ) async throws -> Sandbox {
-        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: Int(ProcessInfo.processInfo.environment["HERALD_THREADS"] ?? "") ?? System.coreCount)
         let state = SandboxState(configuration: configuration)
         let (tlsContext, certificatePath) = try makeTLS(configuration)
         let registry = ConnectionRegistry()
@@ -88,7 +88,10 @@ public final class Sandbox: Sendable {
                         HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
                     ]
-                    try pipeline.addHandler(NIOHTTP2Handler(mode: .server, initialSettings: settings))
+                    // Header blocks are checked by APNsConnectionHandler as it reads them (cheaper).
+                    try pipeline.addHandler(NIOHTTP2Handler(
+                        mode: .server, initialSettings: settings, headerBlockValidation: .disabled, contentLengthValidation: .disabled
+                    ))
                     try pipeline.addHandler(APNsConnectionHandler(
                         evaluator: evaluator, authentication: ConnectionAuthentication(),
                         maxConcurrentStreams: maxStreams, idleTimeout: idleTimeout, onRequest: onRequest

@@ -24,6 +24,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         var method = ""
         var path = ""
         var headers: [(name: String, value: String)] = []
+        var authorization: String?
         var body: [UInt8] = []
         var answered = false
     }
@@ -63,15 +64,14 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         switch frame.payload {
         case .headers(let headers):
             if streams[frame.streamID] == nil {
-                var stream = PendingStream()
-                for (name, value, _) in headers.headers {
-                    switch name {
-                    case ":method": stream.method = value
-                    case ":path": stream.path = value
-                    default: if !name.hasPrefix(":") { stream.headers.append((name, value)) }
-                    }
+                let block = RequestHeaderBlock(headers.headers)
+                if block.malformation != nil {
+                    // A malformed request is a stream error (RFC 9113 §8.1.1); the connection lives on.
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: frame.streamID, payload: .rstStream(.protocolError))), promise: nil)
+                    needsFlush = true
+                    break
                 }
-                streams[frame.streamID] = stream
+                streams[frame.streamID] = PendingStream(method: block.method, path: block.path, headers: block.fields, authorization: block.authorization)
             }
             if headers.endStream { finish(frame.streamID, context: context) }
         case .data(let data):
@@ -119,7 +119,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         stream.answered = true
         streams[streamID] = nil
         resetIdleTimer(context: context)
-        let request = SandboxRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body)
+        let request = SandboxRequest(method: stream.method, path: stream.path, headers: stream.headers, authorization: stream.authorization, body: stream.body)
         let response = evaluator.evaluate(request, connection: authentication)
         onRequest?(SandboxRequestLog(request: request, response: response))
         if response.delayMilliseconds > 0 {

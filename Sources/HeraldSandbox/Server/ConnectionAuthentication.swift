@@ -14,6 +14,8 @@ final class ConnectionAuthentication {
     /// True once a request with a valid token succeeded; until then APNs allows one stream.
     var unlocked = false
     var streamsServed = 0
+    /// The last request linted on this connection (see ``LintMemo``).
+    var lintMemo: LintMemo?
     /// Makes this connection's apns-id and apns-unique-id values.
     var random = FastRandomGenerator()
 

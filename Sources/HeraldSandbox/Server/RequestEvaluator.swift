@@ -31,13 +31,14 @@ struct RequestEvaluator: Sendable {
     private func answer(_ request: SandboxRequest, connection: ConnectionAuthentication) -> SandboxResponse {
         // apns-id: echoed when valid; a bad one is answered with a fresh id.
         let givenID = request.header(HeaderName.id)
-        let apnsID = givenID.flatMap { try? NotificationID($0) }?.headerValue ?? NotificationID(using: &connection.random).headerValue
+        let parsedID = givenID.flatMap { try? NotificationID($0) }
+        let apnsID = parsedID?.headerValue ?? NotificationID(using: &connection.random).headerValue
 
         guard request.method == "POST" else { return .failure(.methodNotAllowed, apnsID: apnsID) }
         guard request.path.hasPrefix(PushNotification.pathPrefix) else { return .failure(.badPath, apnsID: apnsID) }
         let tokenText = request.path.dropFirst(PushNotification.pathPrefix.count)
         guard !tokenText.isEmpty else { return .failure(.missingDeviceToken, apnsID: apnsID) }
-        guard !tokenText.contains("/"), tokenText.utf8.allSatisfy(Self.isHexDigit), tokenText.utf8.count.isMultiple(of: 2) else {
+        guard tokenText.utf8.allSatisfy(Self.isHexDigit), tokenText.utf8.count.isMultiple(of: 2) else {
             return .failure(.badDeviceToken, apnsID: apnsID)
         }
         let token = tokenText.utf8.contains { $0 >= 0x41 && $0 <= 0x46 } ? tokenText.lowercased() : String(tokenText)
@@ -49,7 +50,7 @@ struct RequestEvaluator: Sendable {
             if certificate.problem != nil { return .failure(.badCertificate, apnsID: apnsID) }
             guard certificate.allows(environment) else { return .failure(.badCertificateEnvironment, apnsID: apnsID) }
         } else {
-            switch verify(request.header(HeaderName.authorization), connection: connection) {
+            switch verify(request.authorization, connection: connection) {
             case .success(let token): verifiedToken = token
             case .failure(let reason): return .failure(reason, apnsID: apnsID)
             }
@@ -57,11 +58,17 @@ struct RequestEvaluator: Sendable {
 
         // Headers and payload, by the same rules lint applies.
         let linter = authentication == .token ? tokenLinter : certificateLinter
-        let headers = request.headers.filter { $0.name != HeaderName.authorization }
-        let diagnostics = linter.lint(payload: request.body, headers: headers)
-        if let error = diagnostics.first(where: { $0.severity == .error }) {
-            return .failure(error.reason ?? .badPayload, apnsID: apnsID)
+        let headers = request.headers
+        let idIsValid = givenID == nil || parsedID != nil
+        let lintReason: APNsReason?
+        if idIsValid, let memo = connection.lintMemo, memo.matches(headers: headers, body: request.body) {
+            lintReason = memo.reason
+        } else {
+            let diagnostics = linter.lint(payload: request.body, headers: headers)
+            lintReason = diagnostics.first { $0.severity == .error }.map { $0.reason ?? .badPayload }
+            if idIsValid { connection.lintMemo = LintMemo(headers: headers, body: request.body, reason: lintReason) }
         }
+        if let lintReason { return .failure(lintReason, apnsID: apnsID) }
 
         let pushType = request.header(HeaderName.pushType).map(PushType.init(rawValue:))
         var topic = request.header(HeaderName.topic)

@@ -23,7 +23,9 @@ final class H2TestClient: Sendable {
         self.handler = handler
     }
 
-    static func connect(port: Int, group: any EventLoopGroup, trusting certificatePath: String? = nil, clientCertificate: (cert: String, key: String)? = nil) async throws -> H2TestClient {
+    static func connect(port: Int, group: any EventLoopGroup, trusting certificatePath: String? = nil, clientCertificate: (cert: String, key: String)? = nil,
+        validatingHeaders: Bool = true
+    ) async throws -> H2TestClient {
         var tlsContext: NIOSSLContext?
         if let certificatePath {
             var tls = TLSConfiguration.makeClientConfiguration()
@@ -41,7 +43,9 @@ final class H2TestClient: Sendable {
                     if let tlsContext {
                         try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: "localhost"))
                     }
-                    try channel.pipeline.syncOperations.addHandler(NIOHTTP2Handler(mode: .client, initialSettings: nioDefaultSettings))
+                    try channel.pipeline.syncOperations.addHandler(NIOHTTP2Handler(
+                        mode: .client, initialSettings: nioDefaultSettings, headerBlockValidation: validatingHeaders ? .enabled : .disabled
+                    ))
                     try channel.pipeline.syncOperations.addHandler(ClientHandler())
                 }
             }

@@ -38,8 +38,9 @@ struct SandboxFixture {
         try? await sandbox.shutdown()
     }
 
-    func connect() async throws -> H2TestClient {
-        try await H2TestClient.connect(port: sandbox.port, group: Self.group, trusting: sandbox.certificatePath)
+    /// Connects; `validatingHeaders: false` lets the client send malformed header blocks.
+    func connect(validatingHeaders: Bool = true) async throws -> H2TestClient {
+        try await H2TestClient.connect(port: sandbox.port, group: Self.group, trusting: sandbox.certificatePath, validatingHeaders: validatingHeaders)
     }
 
     /// Connects over TLS presenting `certificate` (certificate authentication).
