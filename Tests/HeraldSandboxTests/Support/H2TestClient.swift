@@ -37,6 +37,9 @@ final class H2TestClient: Sendable {
             }
             tlsContext = try NIOSSLContext(configuration: tls)
         }
+        // The handler is captured as the pipeline is built: a connection the server closes at
+        // once (an idle timeout, say) no longer has it in its pipeline afterwards.
+        let slot = HandlerSlot()
         let channel = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -46,15 +49,20 @@ final class H2TestClient: Sendable {
                     try channel.pipeline.syncOperations.addHandler(NIOHTTP2Handler(
                         mode: .client, initialSettings: nioDefaultSettings, headerBlockValidation: validatingHeaders ? .enabled : .disabled
                     ))
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler())
+                    let handler = ClientHandler()
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    slot.value = NIOLoopBound(handler, eventLoop: channel.eventLoop)
                 }
             }
             .connect(host: "127.0.0.1", port: port)
             .get()
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ClientHandler.self), eventLoop: channel.eventLoop)
-        }.get()
-        return H2TestClient(channel: channel, handler: handler)
+        return H2TestClient(channel: channel, handler: slot.value!)
+    }
+
+    /// Carries the handler out of the channel initializer; written there, read after the
+    /// connect future completed (which orders the two).
+    private final class HandlerSlot: @unchecked Sendable {
+        var value: NIOLoopBound<ClientHandler>?
     }
 
     /// Sends one request and waits for its answer.
