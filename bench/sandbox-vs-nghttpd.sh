@@ -27,7 +27,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -su
     -keyout "$work/server.key" -out "$work/server.pem" 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey_BENCH00001.p8" 2>/dev/null
 jwt="$("$herald" token --key "$work/AuthKey_BENCH00001.p8" --team-id TEAM000001)"
-printf '%s' '{"aps":{"alert":{"title":"Benchmark","body":"A notification of about 150 bytes"},"badge":1,"sound":"default"},"id":"12345"}' > "$work/payload.json"
+printf '%s' '{"aps":{"alert":{"title":"Benchmark","body":"A notification of about 150 bytes, as in the issue"},"badge":1,"sound":"default"},"order":"A-1234567"}' > "$work/payload.json"
 token="$(printf 'ab%.0s' {1..32})"
 
 wait_for_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 did not open" >&2; exit 1; }
@@ -36,7 +36,7 @@ load() {
     h2load -n "$requests" -c 4 -m 100 -d "$work/payload.json" \
         -H "authorization: bearer $jwt" -H "apns-topic: com.example.app" -H "apns-push-type: alert" \
         "https://127.0.0.1:$1/3/device/$token" \
-        | awk '/^finished in/ { gsub(",", "", $4); printf "%s", $4 } /^status codes:/ { printf " (%s %s %s %s)", $3, $4, $5, $6 }'
+        | awk '/^finished in/ { gsub(",", "", $4); printf "%s req/s", $4 } /^status codes:/ { gsub(",", "", $0); printf " (%s 2xx, %s 4xx)", $3, $7 }'
 }
 
 echo "machine: $(nproc) cores, $(uname -srm); $(h2load --version | head -1); $(nghttpd --version | head -1)"
@@ -49,5 +49,5 @@ wait_for_port 29443
 wait_for_port 29197
 
 for round in $(seq "$rounds"); do
-    echo "round $round: nghttpd $(load 29443) req/s; herald sandbox $(load 29197) req/s"
+    echo "round $round: nghttpd $(load 29443); herald sandbox $(load 29197)"
 done

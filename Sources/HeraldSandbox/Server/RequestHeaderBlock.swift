@@ -36,15 +36,16 @@ struct RequestHeaderBlock {
                 malformation = "connection-specific field \(name)"
                 return
             }
+            if name == "authorization" {
+                // Never stored or echoed; the token parser refuses anything but base64url and dots.
+                if authorization == nil { authorization = value }
+                continue
+            }
             if value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) {
                 malformation = "field \(name) has NUL, CR or LF in its value"
                 return
             }
-            if name == "authorization" {
-                if authorization == nil { authorization = value }
-            } else {
-                fields.append((name, value))
-            }
+            fields.append((name, value))
         }
         if method.isEmpty || path.isEmpty || !scheme { malformation = "a request needs :method, :scheme and :path" }
     }
