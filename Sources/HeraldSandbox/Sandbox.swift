@@ -59,7 +59,7 @@ public final class Sandbox: Sendable {
         eventLoopGroup: (any EventLoopGroup)? = nil,
         onRequest: (@Sendable (SandboxRequestLog) -> Void)? = nil
     ) async throws -> Sandbox {
-        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: Int(ProcessInfo.processInfo.environment["HERALD_THREADS"] ?? "") ?? System.coreCount)
+        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads ?? System.coreCount)
         let state = SandboxState(configuration: configuration)
         let (tlsContext, certificatePath) = try makeTLS(configuration)
         let registry = ConnectionRegistry()
@@ -125,7 +125,8 @@ public final class Sandbox: Sendable {
         )
     }
 
-    /// Stops accepting, sends GOAWAY `Shutdown` on every open connection, closes them and stops.
+    /// Stops accepting, sends GOAWAY `Shutdown` on every open connection, closes them, removes a
+    /// certificate it wrote to a temporary file, and stops.
     public func shutdown() async throws {
         try? await serverChannel.close()
         try? await adminChannel?.close()
@@ -135,6 +136,10 @@ public final class Sandbox: Sendable {
         }
         for channel in open {
             _ = try? await channel.closeFuture.get()
+        }
+        // A certificate written to a temporary file for this run goes with it.
+        if case .tlsSelfSigned(nil) = configuration.transport, let certificatePath {
+            try? FileManager.default.removeItem(atPath: certificatePath)
         }
         if ownsGroup { try await group.shutdownGracefully() }
     }

@@ -40,6 +40,8 @@ public struct SandboxConfiguration: Sendable {
     public var providerKeys: [ProviderTokenVerifier.RegisteredKey]
     /// Deliveries kept per device for the admin API (the oldest are dropped).
     public var deliveriesKeptPerDevice: Int
+    /// Event loop threads when the sandbox makes its own group (default: one per core).
+    public var threads: Int?
     public var clock: any WallClock
     public var logger: Logger
 
@@ -56,6 +58,7 @@ public struct SandboxConfiguration: Sendable {
         idleTimeout: TimeInterval? = nil,
         providerKeys: [ProviderTokenVerifier.RegisteredKey] = [],
         deliveriesKeptPerDevice: Int = 1000,
+        threads: Int? = nil,
         clock: any WallClock = SystemClock(),
         logger: Logger = Logger(label: "herald.sandbox")
     ) {
@@ -71,6 +74,7 @@ public struct SandboxConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.providerKeys = providerKeys
         self.deliveriesKeptPerDevice = deliveriesKeptPerDevice
+        self.threads = threads
         self.clock = clock
         self.logger = logger
     }

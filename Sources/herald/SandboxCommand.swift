@@ -72,6 +72,9 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(help: "Close connections idle this many seconds with GOAWAY IdleTimeout.")
     var idleTimeout: Double?
 
+    @Option(help: "Event loop threads (default: one per core).")
+    var threads: Int?
+
     @Flag(help: "Do not log each request.")
     var quiet = false
 
@@ -83,6 +86,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if !keyFile.isEmpty && teamID == nil { throw ValidationError("--key-file needs --team-id") }
         if keyID != nil && keyFile.count > 1 { throw ValidationError("--key-id applies to one --key-file; name several keys AuthKey_KEYID.p8 instead") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if maxStreams < 1 { throw ValidationError("--max-streams must be at least 1") }
         if burstLimit < 0 { throw ValidationError("--burst-limit must be 0 (no limit) or more") }
         guard (0...65535).contains(port), (0...65535).contains(adminPort) else { throw ValidationError("ports are 0…65535") }
@@ -106,7 +110,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
             host: host, port: port, transport: transport, adminPort: adminPort,
             environment: environment == .production ? .production : .development, autoAccept: autoAccept,
             maxConcurrentStreams: maxStreams, burstLimit: burstLimit == 0 ? Int.max : burstLimit,
-            idleTimeout: idleTimeout, providerKeys: keys, logger: logger
+            idleTimeout: idleTimeout, providerKeys: keys, threads: threads, logger: logger
         )
         let sandbox: Sandbox
         do {
