@@ -115,7 +115,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func finish(_ streamID: HTTP2StreamID, context: ChannelHandlerContext) {
-        guard var stream = streams[streamID], !stream.answered else { return }
+        // After GOAWAY nothing more is processed: the client resends those streams elsewhere.
+        guard !closing, var stream = streams[streamID], !stream.answered else { return }
         stream.answered = true
         streams[streamID] = nil
         resetIdleTimer(context: context)

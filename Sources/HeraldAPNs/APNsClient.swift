@@ -1,0 +1,190 @@
+import Foundation
+import HeraldCore
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Sends notifications to APNs over HTTP/2, one stream each, on a pool of connections; retries
+/// what can succeed later, and gives every notification a result.
+///
+/// ```swift
+/// let key = try ProviderKey(contentsOfFile: "AuthKey_ABC123DEFG.p8", teamID: "DEF123GHIJ")
+/// let client = try APNsClient(configuration: .init(
+///     endpoint: .apple(.development), authentication: .token(ProviderTokenSource(key: key))
+/// ))
+/// let result = await client.send(notification)
+/// try await client.shutdown()
+/// ```
+public final class APNsClient: Sendable {
+    public let configuration: APNsClientConfiguration
+    private let pool: ConnectionPool
+    private let group: any EventLoopGroup
+    private let ownsGroup: Bool
+
+    /// Makes a client; nothing connects until the first send (or ``connect()``).
+    public init(configuration: APNsClientConfiguration, eventLoopGroup: (any EventLoopGroup)? = nil) throws(APNsClientError) {
+        self.configuration = configuration
+        let tlsContext = try Self.makeTLSContext(configuration)
+        self.group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.ownsGroup = eventLoopGroup == nil
+        self.pool = ConnectionPool(
+            host: configuration.endpoint.host, port: configuration.endpoint.port, tlsContext: tlsContext,
+            connectTimeout: configuration.connectTimeout, group: group,
+            connections: configuration.connections, streamsPerConnection: configuration.streamsPerConnection
+        )
+    }
+
+    /// Opens every connection ahead of the first notification.
+    public func connect() async throws(APNsClientError) {
+        try await pool.warmUp()
+    }
+
+    /// The connections open now.
+    public var openConnections: Int {
+        get async { await pool.openConnections }
+    }
+
+    /// Sends one notification, retrying as ``RetryPolicy`` says, and reports what became of it.
+    public func send(_ notification: PushNotification) async -> APNsResult {
+        let start = ContinuousClock.now
+        let policy = configuration.retry
+        var random = FastRandomGenerator()
+        var result = APNsResult(deviceToken: notification.deviceToken, attempts: 0, latency: .zero)
+        var tokenRenewed = false
+        var resends = 0
+        let body = notification.body.bytes
+
+        while true {
+            let connection: APNsConnection
+            do {
+                connection = try await pool.acquire()
+            } catch {
+                result.failure = error
+                break
+            }
+            result.attempts += 1
+            var token: ProviderToken?
+            if case .token(let source) = configuration.authentication {
+                do {
+                    token = try source.currentToken()
+                } catch {
+                    await pool.release()
+                    result.failure = .credentials(error.description)
+                    break
+                }
+            }
+            let request = APNsConnection.Request(
+                path: notification.path, headers: notification.headers.fields(authorization: token?.authorization), body: body
+            )
+            let outcome: Result<APNsConnection.Response, APNsConnection.Failure>
+            do {
+                outcome = .success(try await connection.send(request, timeout: configuration.requestTimeout))
+            } catch {
+                outcome = .failure(error)
+            }
+            await pool.release()
+
+            switch outcome {
+            case .success(let response):
+                result.failure = nil
+                result.status = response.status
+                result.apnsID = response.headers[HeaderName.id]
+                result.uniqueID = response.headers[HeaderName.uniqueID]
+                let errorBody = APNsErrorBody(bytes: response.body)
+                result.reason = errorBody?.reason
+                result.timestamp = errorBody?.date
+                if response.status == 200 { break }
+                let advice = (errorBody?.reason ?? APNsReason(rawValue: "")).retry(status: response.status)
+                if advice == .afterNewProviderToken, !tokenRenewed, case .token(let source) = configuration.authentication, let token {
+                    tokenRenewed = true
+                    _ = try? source.refresh(replacing: token)
+                    continue
+                }
+                guard advice == .afterBackoff || advice == .onNewConnection, result.attempts < policy.maximumAttempts else { break }
+                if advice == .afterBackoff { try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random)) }
+                continue
+            case .failure(.notProcessed):
+                // Never reached the server (GOAWAY, refused stream): not an attempt; resend elsewhere.
+                result.attempts -= 1
+                resends += 1
+                if resends <= 100 { continue }
+                result.failure = .connectionLost("the server kept refusing the stream")
+            case .failure(.timeout):
+                result.failure = .timeout
+                if result.attempts < policy.maximumAttempts {
+                    try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random))
+                    continue
+                }
+            case .failure(.lost(let why)):
+                result.failure = .connectionLost(why)
+                if result.attempts < policy.maximumAttempts {
+                    try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random))
+                    continue
+                }
+            }
+            break
+        }
+        result.latency = ContinuousClock.now - start
+        return result
+    }
+
+    /// Sends every notification of a sequence, as many at once as the connections allow, and
+    /// yields each result as it comes (not in the sequence's order).
+    public func send<Notifications: AsyncSequence & Sendable>(all notifications: Notifications) -> AsyncThrowingStream<APNsResult, any Error>
+    where Notifications.Element == PushNotification {
+        let limit = configuration.connections * configuration.streamsPerConnection
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await withThrowingTaskGroup(of: APNsResult.self) { group in
+                        var running = 0
+                        for try await notification in notifications {
+                            if running >= limit, let done = try await group.next() {
+                                continuation.yield(done)
+                                running -= 1
+                            }
+                            group.addTask { await self.send(notification) }
+                            running += 1
+                        }
+                        for try await done in group { continuation.yield(done) }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Waits for the notifications in flight, closes the connections and stops.
+    public func shutdown() async throws {
+        await pool.shutdown()
+        if ownsGroup { try await group.shutdownGracefully() }
+    }
+
+    private static func makeTLSContext(_ configuration: APNsClientConfiguration) throws(APNsClientError) -> NIOSSLContext? {
+        guard case .tls(let trusted) = configuration.transport else { return nil }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        tls.applicationProtocols = ["h2"]
+        do {
+            if let trusted { tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(trusted)) }
+        } catch {
+            throw .credentials("cannot read the certificate to trust, \(trusted ?? ""): \(error)")
+        }
+        if case .certificate(let certificatePath, let keyPath) = configuration.authentication {
+            do {
+                tls.certificateChain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) }
+                tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem))
+            } catch {
+                throw .credentials("cannot read the client certificate \(certificatePath) or its key \(keyPath): \(error)")
+            }
+        }
+        do {
+            return try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .credentials("TLS set-up failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Crypto
+import Foundation
+import HeraldAPNs
+import HeraldCore
+import HeraldSandbox
+import NIOPosix
+import Testing
+
+/// A HeraldSandbox over TLS with one registered provider key, and a client for it.
+struct ClientFixture {
+    static let bundleID = "com.example.app"
+    let sandbox: Sandbox
+    let key: ProviderKey
+    let tokens: ProviderTokenSource
+
+    static func start(burstLimit: Int = .max) async throws -> ClientFixture {
+        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let sandbox = try await Sandbox.start(SandboxConfiguration(
+            port: 0, adminPort: nil, autoAccept: true, burstLimit: burstLimit,
+            providerKeys: [.init(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey)]
+        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        return ClientFixture(sandbox: sandbox, key: key, tokens: ProviderTokenSource(key: key))
+    }
+
+    func client(
+        authentication: APNsClientConfiguration.Authentication? = nil, connections: Int = 2, timeout: Duration = .seconds(10),
+        retry: RetryPolicy = RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(5))
+    ) throws -> APNsClient {
+        try APNsClient(configuration: APNsClientConfiguration(
+            endpoint: .custom(host: "127.0.0.1", port: sandbox.port), transport: .tls(trustedCertificate: sandbox.certificatePath),
+            authentication: authentication ?? .token(tokens), connections: connections, requestTimeout: timeout, retry: retry
+        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    func notification(token: String = String(repeating: "ab", count: 32), pushType: PushType = .alert) throws -> PushNotification {
+        PushNotification(
+            deviceToken: try DeviceToken(parsing: token),
+            body: .payload(.alert(title: "Hello", body: "World")),
+            headers: NotificationHeaders(pushType: pushType, topic: Self.bundleID)
+        )
+    }
+
+    func stop() async {
+        try? await sandbox.shutdown()
+    }
+}
+
+@Suite struct ClientTests {
+    @Test func sendsOverTLSWithAProviderToken() async throws {
+        let fixture = try await ClientFixture.start()
+        let client = try fixture.client()
+        let result = await client.send(try fixture.notification())
+        #expect(result.isSuccess, "\(result)")
+        #expect(result.attempts == 1 && result.apnsID?.count == 36 && result.uniqueID?.count == 36)
+        #expect(fixture.sandbox.state.received(token: String(repeating: "ab", count: 32)).count == 1)
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func unregisteredTokensReport410WithTheTimestamp() async throws {
+        let fixture = try await ClientFixture.start()
+        let device = try fixture.sandbox.state.register(topic: ClientFixture.bundleID)
+        _ = try fixture.sandbox.state.unregister(token: device.token)
+        let client = try fixture.client()
+        let result = await client.send(try fixture.notification(token: device.token))
+        #expect(result.status == 410 && result.reason == .unregistered, "\(result)")
+        #expect(result.timestamp != nil && result.tokenAction == .deactivate && result.attempts == 1)
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func serverErrorsAreRetriedWithBackoffUpToTheLimit() async throws {
+        let fixture = try await ClientFixture.start()
+        let client = try fixture.client(retry: RetryPolicy(maximumAttempts: 4, initialBackoff: .milliseconds(5)))
+        try fixture.sandbox.state.setFaults(FaultPlan(script: [503, 500, 429]))
+        let recovered = await client.send(try fixture.notification())
+        #expect(recovered.isSuccess && recovered.attempts == 4, "\(recovered)")
+        try fixture.sandbox.state.setFaults(FaultPlan(script: [503, 503, 503, 503, 503]))
+        let givenUp = await client.send(try fixture.notification())
+        #expect(givenUp.status == 503 && givenUp.reason == .serviceUnavailable && givenUp.attempts == 4, "\(givenUp)")
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func requestsThatCannotSucceedAreNotRetried() async throws {
+        let fixture = try await ClientFixture.start()
+        let client = try fixture.client()
+        var bad = try fixture.notification()
+        bad.headers.topic = "com.example.app.voip"   // alert push to a VoIP topic
+        let result = await client.send(bad)
+        #expect(result.status == 400 && result.attempts == 1, "\(result)")
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func aSlowAnswerTimesOut() async throws {
+        let fixture = try await ClientFixture.start()
+        try fixture.sandbox.state.setFaults(FaultPlan(latencyMilliseconds: 3000))
+        let client = try fixture.client(timeout: .milliseconds(200), retry: .never)
+        let result = await client.send(try fixture.notification())
+        #expect(result.failure == .timeout && result.status == nil, "\(result)")
+        #expect(result.latency < .seconds(2))
+        try fixture.sandbox.state.setFaults(FaultPlan())
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func goAwayMidRunLosesAndDuplicatesNothing() async throws {
+        let fixture = try await ClientFixture.start()
+        try fixture.sandbox.state.setFaults(FaultPlan(goAwayAfterStreams: 40))
+        let client = try fixture.client(connections: 3)
+        let tokens = (0..<400).map { String(format: "%04x", $0) + String(repeating: "0", count: 60) }
+        let notifications = try tokens.map { try fixture.notification(token: $0) }
+        var results: [APNsResult] = []
+        for try await result in client.send(all: notifications.async) { results.append(result) }
+        #expect(results.count == 400)
+        let failures = results.filter { !$0.isSuccess }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        let received = tokens.map { fixture.sandbox.state.received(token: $0).count }
+        #expect(received.allSatisfy { $0 == 1 }, "received counts \(Set(received))")
+        try fixture.sandbox.state.setFaults(FaultPlan())
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func aResetConnectionIsReplaced() async throws {
+        let fixture = try await ClientFixture.start()
+        try fixture.sandbox.state.setFaults(FaultPlan(resetAfterStreams: 5))
+        let client = try fixture.client(connections: 1)
+        for index in 0..<12 {
+            let result = await client.send(try fixture.notification(token: String(format: "%02x", index) + String(repeating: "1", count: 62)))
+            #expect(result.isSuccess, "\(index): \(result)")
+        }
+        try fixture.sandbox.state.setFaults(FaultPlan())
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func oneSharedTokenHoweverManyConnections() async throws {
+        let fixture = try await ClientFixture.start()
+        let client = try fixture.client(connections: 4)
+        try await client.connect()
+        #expect(await client.openConnections == 4)
+        var results: [APNsResult] = []
+        let notifications = try (0..<200).map { try fixture.notification(token: String(format: "%04x", $0) + String(repeating: "2", count: 60)) }
+        for try await result in client.send(all: notifications.async) { results.append(result) }
+        #expect(results.count == 200 && results.allSatisfy(\.isSuccess))
+        #expect(fixture.tokens.mintedCount == 1)
+        try await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func certificateAuthentication() async throws {
+        let fixture = try await ClientFixture.start()
+        let issued = try PushCertificateIssuer().issue(bundleID: ClientFixture.bundleID)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        try issued.certificatePEM.write(toFile: certificate, atomically: true, encoding: .utf8)
+        try issued.privateKeyPEM.write(toFile: key, atomically: true, encoding: .utf8)
+        let client = try fixture.client(authentication: .certificate(certificatePath: certificate, privateKeyPath: key))
+        let result = await client.send(try fixture.notification())
+        #expect(result.isSuccess, "\(result)")
+        try await client.shutdown()
+        await fixture.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension Array where Element: Sendable {
+    /// The array as an async sequence, for the bulk API.
+    var async: AsyncStream<Element> {
+        AsyncStream { continuation in
+            for element in self { continuation.yield(element) }
+            continuation.finish()
+        }
+    }
+}
