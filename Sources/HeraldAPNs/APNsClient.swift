@@ -60,6 +60,13 @@ public final class APNsClient: Sendable {
                 connection = try await pool.acquire()
             } catch {
                 result.failure = error
+                // A failed connection attempt counts as an attempt and is retried after back-off.
+                guard case .connectionFailed = error else { break }
+                result.attempts += 1
+                if result.attempts < policy.maximumAttempts {
+                    try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random))
+                    continue
+                }
                 break
             }
             result.attempts += 1

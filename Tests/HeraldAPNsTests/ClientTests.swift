@@ -178,3 +178,53 @@ extension Array where Element: Sendable {
         }
     }
 }
+
+@Suite struct ClientFailureTests {
+    @Test func anUnreachableServerIsRetriedThenReported() async throws {
+        // A port nothing listens on: bind one, note it, close it.
+        let probe = try await ServerBootstrapProbe.freePort()
+        let client = try APNsClient(configuration: APNsClientConfiguration(
+            endpoint: .custom(host: "127.0.0.1", port: probe), transport: .cleartext,
+            authentication: .token(ProviderTokenSource(key: try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))),
+            retry: RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(5))
+        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let notification = PushNotification(
+            deviceToken: try DeviceToken(parsing: String(repeating: "ab", count: 32)), body: .payload(.alert(title: "Hi", body: "there")),
+            headers: NotificationHeaders(pushType: .alert, topic: "com.example.app")
+        )
+        let result = await client.send(notification)
+        #expect(result.status == nil && result.attempts == 3, "\(result)")
+        if case .connectionFailed = result.failure {} else { Issue.record("expected connectionFailed, got \(String(describing: result.failure))") }
+        try await client.shutdown()
+    }
+
+    @Test func unreadableCredentialsAreExplained() throws {
+        #expect(throws: APNsClientError.self) {
+            try APNsClient(configuration: APNsClientConfiguration(
+                endpoint: .apple(.development), transport: .tls(trustedCertificate: "/nonexistent/ca.pem"),
+                authentication: .certificate(certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
+            ))
+        }
+    }
+
+    @Test func backoffIsJitteredAndBounded() {
+        let policy = RetryPolicy(maximumAttempts: 10, initialBackoff: .milliseconds(100), maximumBackoff: .seconds(1))
+        var random = FastRandomGenerator(seed: 1)
+        for attempt in 1...9 {
+            let bound = min(Duration.milliseconds(100) * (1 << (attempt - 1)), .seconds(1))
+            let waits = (0..<50).map { _ in policy.backoff(after: attempt, using: &random) }
+            #expect(waits.allSatisfy { $0 >= .zero && $0 <= bound })
+            #expect(Set(waits).count > 40, "jitter")
+        }
+    }
+}
+
+/// Finds a loopback port with nothing listening on it.
+enum ServerBootstrapProbe {
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress!.port!
+        try await channel.close()
+        return port
+    }
+}

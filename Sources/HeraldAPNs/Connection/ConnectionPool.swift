@@ -81,11 +81,17 @@ actor ConnectionPool {
     private func pick() async throws(APNsClientError) -> APNsConnection {
         connections.removeAll { !$0.isUsable }
         let best = connections.min { $0.inFlight < $1.inFlight }
-        if let best, best.inFlight < streamsPerConnection || connections.count >= target {
+        if let best, best.inFlight < room(on: best) || connections.count >= target {
             if connections.count < target, best.inFlight > 0 { startConnecting() }
             return best
         }
         return try await connect()
+    }
+
+    /// Streams a connection can take now: the configured number, or fewer if the server's
+    /// SETTINGS_MAX_CONCURRENT_STREAMS says so (it changes as the connection goes).
+    private func room(on connection: APNsConnection) -> Int {
+        min(streamsPerConnection, connection.status.snapshot.maxConcurrentStreams ?? streamsPerConnection)
     }
 
     /// Starts a connection in the background, unless one is already being made.
