@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "HeraldCore",
                 "HeraldSandbox",
+                "HeraldAPNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

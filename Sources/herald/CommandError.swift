@@ -11,8 +11,8 @@ struct CommandError: Error, CustomStringConvertible {
 
     /// Prints `herald <command>: <sentence>` on standard error and returns the exit status for
     /// bad usage (64), so scripts can tell it from a failed check (1).
-    func exit(command: String) -> ExitCode {
+    func exit(command: String, status: Int32 = 64) -> ExitCode {
         FileHandle.standardError.write(Data("herald \(command): \(description)\n".utf8))
-        return ExitCode(64)
+        return ExitCode(status)
     }
 }

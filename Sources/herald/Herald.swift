@@ -6,8 +6,8 @@ import ArgumentParser
 struct Herald: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
-        abstract: "The Apple push-notification pipeline: lint payloads, mint provider tokens, and more.",
+        abstract: "The Apple push-notification pipeline: send, lint payloads, mint provider tokens, emulate APNs.",
         version: "0.1.0",
-        subcommands: [LintCommand.self, TokenCommand.self, SandboxCommand.self]
+        subcommands: [SendCommand.self, LintCommand.self, TokenCommand.self, SandboxCommand.self]
     )
 }

@@ -1,0 +1,270 @@
+import ArgumentParser
+import Foundation
+import HeraldAPNs
+import HeraldCore
+
+/// `herald send`: sends one payload to one or many device tokens through APNs or a Herald
+/// sandbox, after linting it, and reports each answer.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a notification to device tokens (APNs or a Herald sandbox).",
+        discussion: """
+            The payload comes from --payload (a file, or - for standard input) or from the payload \
+            flags. It is linted first; errors stop the send unless --force. Tokens come from --token, \
+            --tokens-file, or standard input (one per line). Credentials may also come from \
+            HERALD_KEY, HERALD_KEY_ID and HERALD_TEAM_ID. The exit status is 0 only when every \
+            notification was accepted.
+
+            Example against `herald sandbox --auto-accept`:
+              herald send --url https://127.0.0.1:2197 --cacert /tmp/herald-sandbox-….pem \\
+                --key AuthKey_ABC123DEFG.p8 --team-id DEF123GHIJ --bundle-id com.example.app \\
+                --title Hello --body World --token 740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad
+            """
+    )
+
+    @Flag(help: "Send to Apple's development APNs (api.sandbox.push.apple.com).")
+    var sandbox = false
+
+    @Flag(help: "Send to Apple's production APNs (api.push.apple.com).")
+    var production = false
+
+    @Option(help: "Send to this server instead: https://host:port (TLS) or http://host:port (cleartext HTTP/2).")
+    var url: String?
+
+    @Option(help: "Trust this PEM certificate (e.g. the sandbox's) instead of the system's roots.")
+    var cacert: String?
+
+    @Option(help: "Provider key (.p8) for token authentication [env: HERALD_KEY].")
+    var key: String?
+
+    @Option(help: "Key id of --key (default: from the file name AuthKey_KEYID.p8) [env: HERALD_KEY_ID].")
+    var keyID: String?
+
+    @Option(help: "Team id of --key [env: HERALD_TEAM_ID].")
+    var teamID: String?
+
+    @Option(help: "Client certificate (PEM) for certificate authentication.")
+    var cert: String?
+
+    @Option(help: "Private key (PEM) of --cert.")
+    var certKey: String?
+
+    @Option(help: "apns-topic, as sent.")
+    var topic: String?
+
+    @Option(help: "The app's bundle id; the topic is derived from it and the push type (.voip, .push-type.liveactivity, …).")
+    var bundleID: String?
+
+    @Option(help: "apns-push-type (default: inferred from the payload).")
+    var pushType: String?
+
+    @Option(help: "apns-priority: 10, 5 or 1 (default: 5 for background, 10 otherwise).")
+    var priority: Int?
+
+    @Option(help: "apns-expiration: UNIX seconds, or 0 to deliver now or never.")
+    var expiration: String?
+
+    @Option(help: "apns-collapse-id (at most 64 bytes).")
+    var collapseID: String?
+
+    @Option(help: "apns-id (a UUID; default: APNs makes one).")
+    var apnsID: String?
+
+    @Option(name: .customLong("token"), help: "A device token (hex); repeatable.")
+    var tokens: [String] = []
+
+    @Option(help: "A file of device tokens, one per line (# starts a comment).")
+    var tokensFile: String?
+
+    @Option(help: "The payload: a JSON file, or - for standard input.")
+    var payload: String?
+
+    @OptionGroup(title: "Payload flags")
+    var fields: PayloadOptions
+
+    @Flag(help: "Send even when lint finds errors.")
+    var force = false
+
+    @Flag(help: "Print one JSON object per notification, then a JSON summary.")
+    var json = false
+
+    @Option(help: "Also write an .apns file for `xcrun simctl push` (needs --bundle-id or --topic).")
+    var saveApns: String?
+
+    @Option(help: "Connections to open.")
+    var connections = 2
+
+    @Option(help: "Seconds to wait for each answer.")
+    var timeout = 10.0
+
+    @Option(help: "Attempts per notification for 429, 5xx and transport failures.")
+    var attempts = 3
+
+    func validate() throws {
+        let targets = [sandbox, production, url != nil].filter { $0 }.count
+        if targets > 1 { throw ValidationError("choose one of --sandbox, --production and --url") }
+        if payload != nil && fields.isGiven { throw ValidationError("give the payload as --payload or as payload flags, not both") }
+        if cert != nil && key != nil { throw ValidationError("choose token (--key) or certificate (--cert) authentication, not both") }
+        if (cert == nil) != (certKey == nil) { throw ValidationError("--cert and --cert-key go together") }
+        if topic != nil && bundleID != nil { throw ValidationError("give --topic or --bundle-id, not both") }
+        if connections < 1 || attempts < 1 || timeout <= 0 { throw ValidationError("--connections and --attempts must be at least 1, --timeout above 0") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let body = try payloadBytes()
+        let headers = try notificationHeaders(for: body)
+        let authentication: AuthenticationMethod = cert != nil ? .certificate : .token
+
+        // Lint first: APNs would refuse what lint calls an error.
+        let diagnostics = PayloadLinter(options: LintOptions(authentication: authentication, now: Date())).lint(payload: body, headers: headers.fields())
+        if !diagnostics.isEmpty {
+            FileHandle.standardError.write(Data((DiagnosticFormatter(source: payload ?? "payload").format(diagnostics) + "\n").utf8))
+        }
+        if diagnostics.hasErrors && !force {
+            throw CommandError("lint found errors; nothing was sent (--force sends anyway)").exit(command: "send", status: 1)
+        }
+
+        if let saveApns { try writeSimulatorFile(saveApns, body: body, topic: headers.topic) }
+
+        let tokenTexts = try deviceTokenTexts()
+        if tokenTexts.isEmpty {
+            if saveApns != nil { return }
+            throw CommandError("no device token: give --token, --tokens-file, or tokens on standard input").exit(command: "send")
+        }
+        var notifications: [PushNotification] = []
+        var rejected: [(String, String)] = []
+        for text in tokenTexts {
+            do {
+                notifications.append(PushNotification(deviceToken: try DeviceToken(parsing: text), body: .raw(body), headers: headers))
+            } catch {
+                rejected.append((text, error.description))
+            }
+        }
+
+        let client: APNsClient
+        do {
+            client = try APNsClient(configuration: APNsClientConfiguration(
+                endpoint: try endpoint(), transport: try transport(),
+                authentication: try credentials(environment: environment), connections: connections,
+                requestTimeout: .milliseconds(Int64(timeout * 1000)), retry: RetryPolicy(maximumAttempts: attempts)
+            ))
+        } catch let error as APNsClientError {
+            throw CommandError(error.description).exit(command: "send")
+        }
+
+        let printer = SendReportPrinter(json: json)
+        for (text, why) in rejected { printer.rejected(token: text, why: why) }
+        let start = ContinuousClock.now
+        var results: [APNsResult] = []
+        let stream = client.send(all: AsyncStream { continuation in
+            notifications.forEach { continuation.yield($0) }
+            continuation.finish()
+        })
+        for try await result in stream {
+            printer.print(result)
+            results.append(result)
+        }
+        try await client.shutdown()
+        printer.summary(results: results, rejected: rejected.count, elapsed: ContinuousClock.now - start)
+        if !rejected.isEmpty || !results.allSatisfy(\.isSuccess) { throw ExitCode(1) }
+    }
+
+    // MARK: Pieces
+
+    private func payloadBytes() throws -> [UInt8] {
+        if let payload { return try readInput(payload, command: "send") }
+        guard fields.isGiven else {
+            throw CommandError("no payload: give --payload FILE (or -), or payload flags such as --title and --body").exit(command: "send")
+        }
+        return try fields.payload().serialized
+    }
+
+    private func notificationHeaders(for body: [UInt8]) throws -> NotificationHeaders {
+        let parsed = try? Payload(decoding: body)
+        let type = pushType.map(PushType.init(rawValue:)) ?? parsed.map(PushType.inferred(from:)) ?? .alert
+        var headers = NotificationHeaders(pushType: type, topic: topic ?? bundleID.map(type.topic(forBundleID:)))
+        headers.priority = priority.map(Priority.init(rawValue:)) ?? type.recommendedPriority
+        if let expiration {
+            guard let value = Expiration(headerValue: expiration) else {
+                throw CommandError("--expiration takes UNIX seconds, or 0 for deliver now or never; got '\(expiration)'").exit(command: "send")
+            }
+            headers.expiration = value
+        }
+        do {
+            if let collapseID { headers.collapseID = try CollapseID(collapseID) }
+            if let apnsID { headers.id = try NotificationID(apnsID) }
+        } catch {
+            throw CommandError(error.description).exit(command: "send")
+        }
+        return headers
+    }
+
+    private func deviceTokenTexts() throws -> [String] {
+        var texts = tokens
+        if let tokensFile { texts += Self.tokenLines(String(decoding: try readInput(tokensFile, command: "send"), as: UTF8.self)) }
+        if texts.isEmpty, payload != "-", isatty(FileHandle.standardInput.fileDescriptor) == 0 {
+            texts = Self.tokenLines(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+        }
+        return texts
+    }
+
+    /// One token per non-empty line; `#` starts a comment.
+    static func tokenLines(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline)
+            .map { $0.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    private func endpoint() throws -> APNsClientConfiguration.Endpoint {
+        if production { return .apple(.production) }
+        if let url {
+            guard let components = URLComponents(string: url), let scheme = components.scheme, ["https", "http"].contains(scheme),
+                let host = components.host, !host.isEmpty
+            else {
+                throw CommandError("--url must look like https://host:port or http://host:port; got '\(url)'").exit(command: "send")
+            }
+            return .custom(host: host, port: components.port ?? (scheme == "https" ? 443 : 80))
+        }
+        return .apple(.development)
+    }
+
+    private func transport() throws -> APNsClientConfiguration.Transport {
+        if let url, url.hasPrefix("http://") { return .cleartext }
+        return .tls(trustedCertificate: cacert)
+    }
+
+    private func credentials(environment: [String: String]) throws -> APNsClientConfiguration.Authentication {
+        if let cert, let certKey { return .certificate(certificatePath: cert, privateKeyPath: certKey) }
+        guard let keyPath = key ?? environment["HERALD_KEY"] else {
+            throw CommandError("no credentials: give --key with --team-id (token), or --cert with --cert-key (certificate)").exit(command: "send")
+        }
+        guard let team = teamID ?? environment["HERALD_TEAM_ID"] else {
+            throw CommandError("--key needs --team-id (or HERALD_TEAM_ID)").exit(command: "send")
+        }
+        do {
+            let providerKey = try ProviderKey(contentsOfFile: keyPath, keyID: keyID ?? environment["HERALD_KEY_ID"], teamID: team)
+            return .token(ProviderTokenSource(key: providerKey))
+        } catch {
+            throw CommandError(error.description).exit(command: "send")
+        }
+    }
+
+    /// An `.apns` file as Xcode's simulator reads it: the payload plus "Simulator Target Bundle".
+    private func writeSimulatorFile(_ path: String, body: [UInt8], topic: String?) throws {
+        guard let bundle = bundleID ?? topic.map(PushType.bundleID(strippingAnySuffixFrom:)) else {
+            throw CommandError("--save-apns needs --bundle-id or --topic (the simulator needs the app's bundle id)").exit(command: "send")
+        }
+        guard case .object(var object) = try? JSONValue(parsing: body) else {
+            throw CommandError("--save-apns needs a payload that is a JSON object").exit(command: "send")
+        }
+        object["Simulator Target Bundle"] = .string(bundle)
+        do {
+            try Data(JSONValue.object(object).serialized).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandError("cannot write \(path): \(error.localizedDescription)").exit(command: "send")
+        }
+        FileHandle.standardError.write(Data("wrote \(path) for xcrun simctl push\n".utf8))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HeraldAPNs
+import HeraldCore
+
+/// Prints `herald send`'s results: a line per notification and a summary, or JSON lines.
+struct SendReportPrinter {
+    let json: Bool
+
+    /// One answer: `200 740f47…61bb78ad apns-id … 12 ms`, or the reason and what to do.
+    func print(_ result: APNsResult) {
+        if json {
+            say(Self.encode(ResultLine(result)))
+            return
+        }
+        let token = Self.short(result.deviceToken.hex)
+        let latency = "\(Int((Double(result.latency.components.attoseconds) / 1e15 + Double(result.latency.components.seconds) * 1000).rounded())) ms"
+        let attempts = result.attempts > 1 ? " after \(result.attempts) attempts" : ""
+        if let status = result.status {
+            var line = "\(status) \(token)"
+            if let reason = result.reason { line += " \(reason.rawValue)" }
+            if let timestamp = result.timestamp { line += " (since \(ISO8601DateFormatter().string(from: timestamp)))" }
+            if let id = result.apnsID { line += " apns-id \(id)" }
+            line += " \(latency)\(attempts)"
+            if let reason = result.reason { line += " — \(reason.meaning)" }
+            say(line)
+        } else {
+            say("--- \(token) \(result.failure?.description ?? "no answer") \(latency)\(attempts)")
+        }
+    }
+
+    /// A token that could not be parsed (never sent).
+    func rejected(token: String, why: String) {
+        if json {
+            say(Self.encode(ResultLine(token: token, error: why)))
+        } else {
+            say("--- \(token): \(why)")
+        }
+    }
+
+    /// Totals: sent, succeeded, failed by reason, rate.
+    func summary(results: [APNsResult], rejected: Int, elapsed: Duration) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let succeeded = results.filter(\.isSuccess).count
+        var failures: [String: Int] = [:]
+        for result in results where !result.isSuccess {
+            failures[result.reason?.rawValue ?? result.status.map { "HTTP \($0)" } ?? result.failure?.description ?? "no answer", default: 0] += 1
+        }
+        if rejected > 0 { failures["invalid token", default: 0] += rejected }
+        if json {
+            let summary = Summary(
+                sent: results.count, succeeded: succeeded, failed: results.count - succeeded + rejected, failures: failures,
+                seconds: seconds, perSecond: seconds > 0 ? Double(results.count) / seconds : 0
+            )
+            say(Self.encode(summary))
+            return
+        }
+        var line = "sent \(results.count): \(succeeded) accepted, \(results.count - succeeded + rejected) failed"
+        if !failures.isEmpty {
+            line += " (" + failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+        }
+        line += String(format: " in %.2f s", seconds)
+        if seconds > 0, results.count > 1 { line += String(format: ", %.0f/s", Double(results.count) / seconds) }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func short(_ hex: String) -> String {
+        hex.count > 16 ? "\(hex.prefix(6))…\(hex.suffix(6))" : hex
+    }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    struct ResultLine: Encodable {
+        var token: String
+        var status: Int?
+        var reason: String?
+        var apnsID: String?
+        var uniqueID: String?
+        var timestamp: String?
+        var attempts: Int?
+        var latencyMilliseconds: Double?
+        var error: String?
+
+        init(_ result: APNsResult) {
+            token = result.deviceToken.hex
+            status = result.status
+            reason = result.reason?.rawValue
+            apnsID = result.apnsID
+            uniqueID = result.uniqueID
+            timestamp = result.timestamp.map { ISO8601DateFormatter().string(from: $0) }
+            attempts = result.attempts
+            latencyMilliseconds = (Double(result.latency.components.seconds) * 1000 + Double(result.latency.components.attoseconds) / 1e15)
+            error = result.failure?.description
+        }
+
+        init(token: String, error: String) {
+            self.token = token
+            self.error = error
+        }
+    }
+
+    struct Summary: Encodable {
+        var sent: Int
+        var succeeded: Int
+        var failed: Int
+        var failures: [String: Int]
+        var seconds: Double
+        var perSecond: Double
+    }
+}

@@ -1,0 +1,109 @@
+import Crypto
+import Foundation
+import Testing
+
+/// `herald send` end to end against `herald sandbox`, both run as a user would.
+@Suite(.serialized) struct SendCommandTests {
+    struct Target {
+        let sandbox: RunningHerald
+        let port: Int
+        let adminPort: Int
+        let certificate: String
+        let keyPath: String
+        let folder: URL
+
+        var common: [String] {
+            ["send", "--url", "https://127.0.0.1:\(port)", "--cacert", certificate, "--key", keyPath, "--team-id", "DEF123GHIJ", "--bundle-id", "com.example.app"]
+        }
+
+        /// Notifications the sandbox received for a token (its admin API, through curl).
+        func received(_ token: String) throws -> String {
+            try runTool("/usr/bin/curl", ["-sS", "http://127.0.0.1:\(adminPort)/devices/\(token)/notifications"]).stdout
+        }
+    }
+
+    func start() async throws -> Target {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-send-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keyPath = folder.appendingPathComponent("AuthKey_ABC123DEFG.p8").path
+        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let certificate = folder.appendingPathComponent("sandbox.pem").path
+        let sandbox = try RunningHerald([
+            "sandbox", "--port", "0", "--admin-port", "0", "--auto-accept", "--cert-out", certificate,
+            "--key-file", keyPath, "--team-id", "DEF123GHIJ",
+        ])
+        let port = try #require(SandboxCommandTests.port(in: try await sandbox.line(containing: "listening on https://127.0.0.1:")))
+        let adminPort = try #require(SandboxCommandTests.port(in: try await sandbox.line(containing: "admin API: http://127.0.0.1:")))
+        return Target(sandbox: sandbox, port: port, adminPort: adminPort, certificate: certificate, keyPath: keyPath, folder: folder)
+    }
+
+    static let tokenA = String(repeating: "ab", count: 32)
+    static let tokenB = String(repeating: "cd", count: 40)   // an 80-byte token, as simulators have
+
+    @Test func flagsPayloadToSeveralTokens() async throws {
+        let target = try await start()
+        let output = try HeraldCLI.run(target.common + ["--title", "Hello", "--body", "From flags", "--badge", "3", "--token", Self.tokenA, "--token", Self.tokenB])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("200 ") }.count == 2, "\(output.stdout)")
+        #expect(output.stderr.contains("sent 2: 2 accepted, 0 failed"), "\(output.stderr)")
+        #expect(try target.received(Self.tokenB).contains("From flags"))
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func tokensFileAndJSONOutput() async throws {
+        let target = try await start()
+        let file = target.folder.appendingPathComponent("tokens.txt").path
+        try "# devices\n\(Self.tokenA)\n\n<\(Self.tokenB.prefix(8)) \(Self.tokenB.dropFirst(8))>  # with spaces\nnot-a-token\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let output = try HeraldCLI.run(target.common + ["--body", "From a file of tokens", "--tokens-file", file, "--json"])
+        #expect(output.status == 1, "one token is invalid, so the exit status is 1")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(output.stdout)")
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(objects.filter { $0["status"] as? Int == 200 }.count == 2)
+        #expect(objects.contains { ($0["token"] as? String) == "not-a-token" && $0["error"] != nil })
+        #expect(objects.last?["succeeded"] as? Int == 2 && objects.last?["failed"] as? Int == 1)
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func payloadFromStandardInput() async throws {
+        let target = try await start()
+        let payload = #"{"aps":{"alert":{"title":"Piped","body":"in"},"mutable-content":1},"media":{"url":"https://example.com/a.jpg","type":"image"}}"#
+        let output = try HeraldCLI.run(target.common + ["--payload", "-", "--token", Self.tokenA], stdin: payload)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try target.received(Self.tokenA).contains("Piped"))
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func lintErrorsStopTheSendUnlessForced() async throws {
+        let target = try await start()
+        let background = ["--payload", "-", "--push-type", "background", "--priority", "10", "--token", Self.tokenA]
+        let refused = try HeraldCLI.run(target.common + background, stdin: #"{"aps":{"content-available":1}}"#)
+        #expect(refused.status == 1 && refused.stderr.contains("nothing was sent"), "\(refused.stderr)")
+        #expect(!(try target.received(Self.tokenA)).contains("content-available"))
+        let forced = try HeraldCLI.run(target.common + background + ["--force"], stdin: #"{"aps":{"content-available":1}}"#)
+        #expect(forced.status == 1 && forced.stdout.contains("400") && forced.stdout.contains("BadPriority"), "\(forced.stdout)")
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func simulatorFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("push.apns").path
+        let output = try HeraldCLI.run(["send", "--bundle-id", "com.example.app", "--title", "Sim", "--body", "ulator", "--save-apns", path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        #expect(object?["Simulator Target Bundle"] as? String == "com.example.app")
+        #expect((object?["aps"] as? [String: Any])?["alert"] != nil)
+    }
+
+    @Test func badUsageIsExplained() throws {
+        let noPayload = try HeraldCLI.run(["send", "--token", Self.tokenA])
+        #expect(noPayload.status == 64 && noPayload.stderr.contains("no payload"), "\(noPayload.stderr)")
+        let both = try HeraldCLI.run(["send", "--sandbox", "--production", "--title", "x"])
+        #expect(both.status != 0 && both.stderr.contains("choose one of --sandbox, --production and --url"), "\(both.stderr)")
+        let url = try HeraldCLI.run(["send", "--url", "ftp://x", "--title", "x", "--body", "y", "--topic", "com.example.app", "--token", Self.tokenA, "--key", "k.p8", "--team-id", "T"])
+        #expect(url.status == 64 && url.stderr.contains("--url must look like"), "\(url.stderr)")
+        let noKey = try HeraldCLI.run(["send", "--title", "x", "--body", "y", "--token", Self.tokenA, "--topic", "com.example.app"])
+        #expect(noKey.status == 64 && noKey.stderr.contains("no credentials"), "\(noKey.stderr)")
+    }
+}
