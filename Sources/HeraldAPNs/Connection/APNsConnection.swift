@@ -135,13 +135,15 @@ final class APNsConnection: Sendable {
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
+                    // Resets the stream, which also ends the reader above: the group cannot
+                    // return before every child has, so waiting on cancellation alone is not enough.
+                    streamChannel.close(promise: nil)
                     throw Failure.timeout
                 }
                 defer { group.cancelAll() }
                 return try await group.next()!
             }
         } catch let failure as Failure {
-            if case .timeout = failure { streamChannel.close(promise: nil) }
             throw failure
         } catch {
             let streamID = try? await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
