@@ -60,6 +60,8 @@ let package = Package(
                 "HeraldSandbox",
                 "HeraldAPNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
