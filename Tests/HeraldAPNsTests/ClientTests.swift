@@ -96,7 +96,8 @@ struct ClientFixture {
     @Test func aSlowAnswerTimesOut() async throws {
         let fixture = try await ClientFixture.start()
         try fixture.sandbox.state.setFaults(FaultPlan(latencyMilliseconds: 3000))
-        let client = try fixture.client(timeout: .milliseconds(200), retry: .never)
+        let client = try fixture.client(connections: 1, timeout: .milliseconds(200), retry: .never)
+        try await client.connect()   // so the latency below is the wait for the answer alone
         let result = await client.send(try fixture.notification())
         #expect(result.failure == .timeout && result.status == nil, "\(result)")
         #expect(result.latency < .seconds(1), "the timeout fired late: \(result.latency)")

@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCore
 import NIOCore
-import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
@@ -34,15 +33,13 @@ final class APNsConnection: Sendable {
 
     let channel: any Channel
     let status: ConnectionStatus
-    private let multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>
-    private let authority: String
+    private let handler: NIOLoopBound<APNsClientHandler>
     private let inFlightCount = Atomic<Int>(0)
 
-    private init(channel: any Channel, multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, status: ConnectionStatus, authority: String) {
+    private init(channel: any Channel, handler: NIOLoopBound<APNsClientHandler>, status: ConnectionStatus) {
         self.channel = channel
-        self.multiplexer = multiplexer
+        self.handler = handler
         self.status = status
-        self.authority = authority
     }
 
     /// Requests in flight on this connection.
@@ -61,7 +58,7 @@ final class APNsConnection: Sendable {
         let status = ConnectionStatus()
         let serverHostname = host.isIPAddress ? nil : host
         do {
-            let (channel, multiplexer) = try await ClientBootstrap(group: group)
+            let (channel, handler) = try await ClientBootstrap(group: group)
                 .connectTimeout(.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
@@ -70,18 +67,23 @@ final class APNsConnection: Sendable {
                         if let tlsContext {
                             try pipeline.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname))
                         }
-                        let multiplexer = try pipeline.configureAsyncHTTP2Pipeline(
-                            mode: .client,
-                            configuration: .init(connection: .init(), stream: .init())
-                        ) { stream in
-                            // APNs never opens streams; refuse any that appear.
-                            stream.close()
-                        }
-                        try pipeline.addHandler(ConnectionObserver(status: status))
-                        return (channel, multiplexer)
+                        try pipeline.addHandler(NIOHTTP2Handler(mode: .client, initialSettings: nioDefaultSettings))
+                        let handler = APNsClientHandler(authority: host, status: status)
+                        try pipeline.addHandler(handler)
+                        return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                     }
                 }
-            return APNsConnection(channel: channel, multiplexer: multiplexer, status: status, authority: host)
+            // Wait for the server's SETTINGS so the first requests respect its stream limit.
+            let wait = TimeAmount.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
+            try await channel.eventLoop.flatSubmit {
+                channel.eventLoop.assumeIsolated().scheduleTask(in: wait) {
+                    handler.value.settleReady(APNsClientError.connectionFailed("\(host):\(port): no HTTP/2 settings within the connect timeout"))
+                }
+                return handler.value.readyFuture!
+            }
+                .flatMapError { _ in channel.eventLoop.makeFailedFuture(APNsClientError.connectionFailed("\(host):\(port): closed before HTTP/2 settings")) }
+                .get()
+            return APNsConnection(channel: channel, handler: handler, status: status)
         } catch {
             throw .connectionFailed("\(host):\(port): \(error)")
         }
@@ -91,63 +93,15 @@ final class APNsConnection: Sendable {
     func send(_ request: Request, timeout: Duration) async throws(Failure) -> Response {
         inFlightCount.add(1, ordering: .relaxed)
         defer { inFlightCount.subtract(1, ordering: .relaxed) }
-        let stream: NIOAsyncChannel<HTTP2Frame.FramePayload, HTTP2Frame.FramePayload>
+        let handler = self.handler
+        let eventLoop = channel.eventLoop
+        let amount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         do {
-            stream = try await multiplexer.openStream { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<HTTP2Frame.FramePayload, HTTP2Frame.FramePayload>(wrappingChannelSynchronously: channel)
-                }
-            }
-        } catch {
-            throw classify(error, streamID: nil)
-        }
-        let streamChannel = stream.channel
-        let authority = self.authority
-        do {
-            return try await withThrowingTaskGroup(of: Response.self) { group in
-                group.addTask {
-                    try await stream.executeThenClose { inbound, outbound in
-                        var fields = HPACKHeaders([(":method", "POST"), (":scheme", "https"), (":path", request.path), (":authority", authority)])
-                        for (name, value) in request.headers { fields.add(name: name, value: value) }
-                        try await outbound.write(.headers(.init(headers: fields, endStream: request.body.isEmpty)))
-                        if !request.body.isEmpty {
-                            try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: request.body)), endStream: true)))
-                        }
-                        var response = Response(status: 0, headers: [:], body: [])
-                        for try await payload in inbound {
-                            switch payload {
-                            case .headers(let headers):
-                                for (name, value, _) in headers.headers {
-                                    if name == ":status" { response.status = Int(value) ?? 0 } else { response.headers[name] = value }
-                                }
-                                if headers.endStream { return response }
-                            case .data(let data):
-                                if case .byteBuffer(let buffer) = data.data { response.body += buffer.readableBytesView }
-                                if data.endStream { return response }
-                            case .rstStream(let code):
-                                throw StreamReset(code: code)
-                            default:
-                                break
-                            }
-                        }
-                        throw StreamReset(code: .cancel)
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    // Resets the stream, which also ends the reader above: the group cannot
-                    // return before every child has, so waiting on cancellation alone is not enough.
-                    streamChannel.close(promise: nil)
-                    throw Failure.timeout
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
-            }
+            return try await eventLoop.flatSubmit { handler.value.send(request, timeout: amount, on: eventLoop) }.get()
         } catch let failure as Failure {
             throw failure
         } catch {
-            let streamID = try? await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
-            throw classify(error, streamID: streamID)
+            throw .lost("\(error)")
         }
     }
 
@@ -156,22 +110,6 @@ final class APNsConnection: Sendable {
         channel.close(promise: nil)
     }
 
-    private struct StreamReset: Error {
-        let code: HTTP2ErrorCode
-    }
-
-    /// A stream the server refused, or one above its GOAWAY's last stream, was never processed.
-    private func classify(_ error: any Error, streamID: HTTP2StreamID?) -> Failure {
-        if let reset = error as? StreamReset, reset.code == .refusedStream { return .notProcessed }
-        if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream { return .notProcessed }
-        let snapshot = status.snapshot
-        if let last = snapshot.goAwayLastStreamID {
-            guard let streamID else { return .notProcessed }
-            if Int(streamID) > last { return .notProcessed }
-        }
-        if let reset = error as? StreamReset { return .lost("stream reset (\(reset.code))") }
-        return .lost("\(error)")
-    }
 }
 
 extension String {

@@ -38,6 +38,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var consumedBytes = 0
     private var needsFlush = false
     private var closing = false
+    /// The highest stream the client opened; GOAWAY names it as the last one processed.
+    private var highestStreamID = HTTP2StreamID.rootStream
+    /// Set once GOAWAY is sent: streams up to it are still answered, later ones ignored.
+    private var goAwayLastStreamID: HTTP2StreamID?
+    private var graceTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
 
     init(
@@ -57,6 +62,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         idleTimer?.cancel()
+        graceTimer?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -64,6 +70,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         switch frame.payload {
         case .headers(let headers):
             if streams[frame.streamID] == nil {
+                // After GOAWAY, new streams are not processed (the client resends them elsewhere).
+                if let last = goAwayLastStreamID, frame.streamID > last { break }
+                highestStreamID = max(highestStreamID, frame.streamID)
                 let block = RequestHeaderBlock(headers.headers)
                 if block.malformation != nil {
                     // A malformed request is a stream error (RFC 9113 §8.1.1); the connection lives on.
@@ -115,7 +124,6 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func finish(_ streamID: HTTP2StreamID, context: ChannelHandlerContext) {
-        // After GOAWAY nothing more is processed: the client resends those streams elsewhere.
         guard !closing, var stream = streams[streamID], !stream.answered else { return }
         stream.answered = true
         streams[streamID] = nil
@@ -158,17 +166,39 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             context.flush()
             context.close(promise: nil)
         } else if let reason = response.goAway {
-            goAway(reason, lastStreamID: streamID, context: context)
+            goAway(reason, context: context)
+        } else if goAwayLastStreamID != nil {
+            closeIfDrained(context: context)
         }
     }
 
-    /// Sends GOAWAY with the JSON reason APNs uses, then closes once it is written.
-    func goAway(_ reason: APNsReason, lastStreamID: HTTP2StreamID, context: ChannelHandlerContext) {
-        guard !closing else { return }
-        closing = true
+    /// Sends GOAWAY with the JSON reason APNs uses, naming the highest stream opened so far as the
+    /// last one processed: those still waiting for their body are answered, later ones are not,
+    /// and the connection closes once nothing is left (or after a grace period).
+    func goAway(_ reason: APNsReason, context: ChannelHandlerContext) {
+        guard !closing, goAwayLastStreamID == nil else { return }
+        goAwayLastStreamID = highestStreamID
         let body = context.channel.allocator.buffer(bytes: APNsErrorBody(reason: reason).serialized)
-        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: body))
-        context.writeAndFlush(wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: body))
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.goAwayGrace) { [self] in
+            closing = true
+            context.close(promise: nil)
+        }
+        closeIfDrained(context: context)
+    }
+
+    /// How long streams named by a GOAWAY may take to finish before the connection closes anyway.
+    static let goAwayGrace = TimeAmount.seconds(5)
+
+    /// Closes a connection that said GOAWAY once every stream up to its last one is answered.
+    private func closeIfDrained(context: ChannelHandlerContext) {
+        guard let last = goAwayLastStreamID, !closing else { return }
+        guard !streams.keys.contains(where: { $0 <= last }) else { return }
+        closing = true
+        graceTimer?.cancel()
+        // A PING written behind the last answers completes once they are on the wire; then close.
+        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(), ack: false)))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
     }
@@ -177,7 +207,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if case TLSUserEvent.handshakeCompleted = event {
             adoptClientCertificate(context: context)
         } else if event is SandboxShutdownEvent {
-            goAway(.shutdown, lastStreamID: streams.keys.max() ?? .rootStream, context: context)
+            goAway(.shutdown, context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -200,7 +230,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         guard let idleTimeout else { return }
         idleTimer?.cancel()
         idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) { [self] in
-            goAway(.idleTimeout, lastStreamID: .rootStream, context: context)
+            goAway(.idleTimeout, context: context)
         }
     }
 }

@@ -1,0 +1,169 @@
+import HeraldCore
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Runs a connection's requests at the frame level, below any stream channel: each request is
+/// one stream, its answer completes a promise, and a timer bounds the wait. This keeps the cost
+/// per notification to a few frames and one promise.
+final class APNsClientHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private struct Pending {
+        var promise: EventLoopPromise<APNsConnection.Response>
+        var response = APNsConnection.Response(status: 0, headers: [:], body: [])
+        var timer: Scheduled<Void>?
+    }
+
+    private let authority: String
+    private let status: ConnectionStatus
+    private var context: ChannelHandlerContext?
+    private var nextStreamID = 1
+    private var pending: [HTTP2StreamID: Pending] = [:]
+    private var closed = false
+    private var goAwayLastStreamID: HTTP2StreamID?
+    private var flushScheduled = false
+    /// Completed by the server's first SETTINGS: until then the client does not know the
+    /// server's stream limit (APNs starts token connections at one), so nothing is sent.
+    private var ready: EventLoopPromise<Void>?
+    /// Succeeds when the server's first SETTINGS arrive.
+    private(set) var readyFuture: EventLoopFuture<Void>?
+
+    init(authority: String, status: ConnectionStatus) {
+        self.authority = authority
+        self.status = status
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        ready = promise
+        readyFuture = promise.futureResult
+    }
+
+    /// Sends a request on a new stream; the future fails with ``APNsConnection/Failure``.
+    func send(_ request: APNsConnection.Request, timeout: TimeAmount, on eventLoop: any EventLoop) -> EventLoopFuture<APNsConnection.Response> {
+        guard let context, !closed, goAwayLastStreamID == nil else {
+            return eventLoop.makeFailedFuture(APNsConnection.Failure.notProcessed)
+        }
+        let promise = eventLoop.makePromise(of: APNsConnection.Response.self)
+        let streamID = HTTP2StreamID(nextStreamID)
+        nextStreamID += 2
+        var fields = HPACKHeaders()
+        fields.reserveCapacity(request.headers.count + 4)
+        fields.add(name: ":method", value: "POST")
+        fields.add(name: ":scheme", value: "https")
+        fields.add(name: ":path", value: request.path)
+        fields.add(name: ":authority", value: authority)
+        for (name, value) in request.headers {
+            // The provider token changes rarely but must never be indexed by a proxy.
+            fields.add(name: name, value: value, indexing: name == "authorization" ? .neverIndexed : .indexable)
+        }
+        var entry = Pending(promise: promise)
+        entry.timer = eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+            guard pending.removeValue(forKey: streamID) != nil else { return }
+            promise.fail(APNsConnection.Failure.timeout)
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+        }
+        pending[streamID] = entry
+        let headersWritten = eventLoop.makePromise(of: Void.self)
+        headersWritten.futureResult.assumeIsolated().whenFailure { [self] error in
+            // Never left this side (buffered, then the connection went away): not processed.
+            fail(streamID, with: .notProcessed)
+        }
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: fields, endStream: request.body.isEmpty)))), promise: headersWritten)
+        if !request.body.isEmpty {
+            let buffer = context.channel.allocator.buffer(bytes: request.body)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))), promise: nil)
+        }
+        scheduleFlush(context: context)
+        return promise.futureResult
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .headers(let headers):
+            guard var entry = pending[frame.streamID] else { return }
+            for (name, value, _) in headers.headers {
+                if name == ":status" { entry.response.status = Int(value) ?? 0 } else { entry.response.headers[name] = value }
+            }
+            pending[frame.streamID] = entry
+            if headers.endStream { complete(frame.streamID) }
+        case .data(let data):
+            guard var entry = pending[frame.streamID], case .byteBuffer(let buffer) = data.data else { return }
+            entry.response.body += buffer.readableBytesView
+            pending[frame.streamID] = entry
+            if data.endStream { complete(frame.streamID) }
+        case .rstStream(let code):
+            fail(frame.streamID, with: code == .refusedStream ? .notProcessed : .lost("stream reset by the server (\(code))"))
+        case .goAway(let lastStreamID, _, let opaqueData):
+            goAwayLastStreamID = lastStreamID
+            let reason = opaqueData.flatMap { APNsErrorBody(bytes: $0.readableBytesView)?.reason.rawValue }
+            status.update {
+                $0.goAwayLastStreamID = Int(lastStreamID)
+                $0.goAwayReason = reason
+            }
+            // Streams above the last one were never processed: resend them elsewhere.
+            for streamID in pending.keys where streamID > lastStreamID { fail(streamID, with: .notProcessed) }
+        case .settings(.settings(let settings)):
+            for setting in settings where setting.parameter == .maxConcurrentStreams {
+                status.update { $0.maxConcurrentStreams = setting.value }
+            }
+            settleReady(nil)
+        default:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closed = true
+        settleReady(APNsConnection.Failure.lost("the connection closed before the server's settings"))
+        status.update { $0.closed = true }
+        let last = goAwayLastStreamID
+        for streamID in Array(pending.keys) {
+            if let last, streamID > last {
+                fail(streamID, with: .notProcessed)
+            } else {
+                fail(streamID, with: .lost("the connection closed"))
+            }
+        }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A broken connection: close it, which fails what is pending.
+        context.close(promise: nil)
+    }
+
+    /// Completes ``ready`` once: with success, or with `error` (closed, or too slow).
+    func settleReady(_ error: (any Error)?) {
+        guard let ready else { return }
+        self.ready = nil
+        if let error { ready.fail(error) } else { ready.succeed() }
+    }
+
+    /// One flush for all the requests submitted in this turn of the event loop: a burst of
+    /// sends then costs one TLS record and one write, not one each.
+    private func scheduleFlush(context: ChannelHandlerContext) {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            flushScheduled = false
+            context.flush()
+        }
+    }
+
+    private func complete(_ streamID: HTTP2StreamID) {
+        guard let entry = pending.removeValue(forKey: streamID) else { return }
+        entry.timer?.cancel()
+        entry.promise.succeed(entry.response)
+    }
+
+    private func fail(_ streamID: HTTP2StreamID, with failure: APNsConnection.Failure) {
+        guard let entry = pending.removeValue(forKey: streamID) else { return }
+        entry.timer?.cancel()
+        entry.promise.fail(failure)
+    }
+}
