@@ -48,7 +48,12 @@ public final class APNsClient: Sendable {
     public func send(_ notification: PushNotification) async -> APNsResult {
         let start = ContinuousClock.now
         let policy = configuration.retry
-        var random = FastRandomGenerator()
+        // Made on the first retry only: seeding reads the system's random source.
+        var random: FastRandomGenerator?
+        func backoff(after attempt: Int) -> Duration {
+            if random == nil { random = FastRandomGenerator() }
+            return policy.backoff(after: attempt, using: &random!)
+        }
         var result = APNsResult(deviceToken: notification.deviceToken, attempts: 0, latency: .zero)
         var tokenRenewed = false
         var resends = 0
@@ -64,7 +69,7 @@ public final class APNsClient: Sendable {
                 guard case .connectionFailed = error else { break }
                 result.attempts += 1
                 if result.attempts < policy.maximumAttempts {
-                    try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random))
+                    try? await Task.sleep(for: backoff(after: result.attempts))
                     continue
                 }
                 break
@@ -108,7 +113,7 @@ public final class APNsClient: Sendable {
                     continue
                 }
                 guard advice == .afterBackoff || advice == .onNewConnection, result.attempts < policy.maximumAttempts else { break }
-                if advice == .afterBackoff { try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random)) }
+                if advice == .afterBackoff { try? await Task.sleep(for: backoff(after: result.attempts)) }
                 continue
             case .failure(.notProcessed):
                 // Never reached the server (GOAWAY, refused stream): not an attempt; resend elsewhere.
@@ -119,13 +124,13 @@ public final class APNsClient: Sendable {
             case .failure(.timeout):
                 result.failure = .timeout
                 if result.attempts < policy.maximumAttempts {
-                    try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random))
+                    try? await Task.sleep(for: backoff(after: result.attempts))
                     continue
                 }
             case .failure(.lost(let why)):
                 result.failure = .connectionLost(why)
                 if result.attempts < policy.maximumAttempts {
-                    try? await Task.sleep(for: policy.backoff(after: result.attempts, using: &random))
+                    try? await Task.sleep(for: backoff(after: result.attempts))
                     continue
                 }
             }

@@ -67,7 +67,10 @@ final class APNsConnection: Sendable {
                         if let tlsContext {
                             try pipeline.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname))
                         }
-                        try pipeline.addHandler(NIOHTTP2Handler(mode: .client, initialSettings: nioDefaultSettings))
+                        // Requests are built here from checked parts, so the generic header validation is skipped.
+                        try pipeline.addHandler(NIOHTTP2Handler(
+                            mode: .client, initialSettings: nioDefaultSettings, headerBlockValidation: .disabled, contentLengthValidation: .disabled
+                        ))
                         let handler = APNsClientHandler(authority: host, status: status)
                         try pipeline.addHandler(handler)
                         return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
@@ -81,9 +84,15 @@ final class APNsConnection: Sendable {
                 }
                 return handler.value.readyFuture!
             }
-                .flatMapError { _ in channel.eventLoop.makeFailedFuture(APNsClientError.connectionFailed("\(host):\(port): closed before HTTP/2 settings")) }
+                .flatMapError { error in
+                    var why = "closed before its HTTP/2 settings"
+                    if case .connectionFailed(let inner) = error as? APNsClientError { why = inner }
+                    return channel.eventLoop.makeFailedFuture(APNsClientError.connectionFailed("\(host):\(port): \(why)"))
+                }
                 .get()
             return APNsConnection(channel: channel, handler: handler, status: status)
+        } catch let error as APNsClientError {
+            throw error
         } catch {
             throw .connectionFailed("\(host):\(port): \(error)")
         }

@@ -67,7 +67,11 @@ struct BenchCommand: AsyncParsableCommand {
             endpoint = .custom(host: "127.0.0.1", port: started.port)
             transport = .tls(trustedCertificate: started.certificatePath)
         }
-        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "BENCH00001", teamID: "BENCHTEAM1")
+        // A fresh key id and team per run: a server that saw another run's token for the same
+        // team and key within 20 minutes would rightly answer TooManyProviderTokenUpdates.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let randomID = { String((0..<10).map { _ in alphabet.randomElement()! }) }
+        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: randomID(), teamID: randomID())
         let client = try APNsClient(configuration: APNsClientConfiguration(
             endpoint: endpoint, transport: transport, authentication: .token(ProviderTokenSource(key: key)),
             connections: connections, streamsPerConnection: streams, retry: .never
