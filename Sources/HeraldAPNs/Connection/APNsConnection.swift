@@ -59,7 +59,7 @@ final class APNsConnection: Sendable {
         let serverHostname = host.isIPAddress ? nil : host
         do {
             let (channel, handler) = try await ClientBootstrap(group: group)
-                .connectTimeout(.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000))
+                .connectTimeout(TimeAmount(connectTimeout))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -77,7 +77,7 @@ final class APNsConnection: Sendable {
                     }
                 }
             // Wait for the server's SETTINGS so the first requests respect its stream limit.
-            let wait = TimeAmount.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
+            let wait = TimeAmount(connectTimeout)
             try await channel.eventLoop.flatSubmit {
                 channel.eventLoop.assumeIsolated().scheduleTask(in: wait) {
                     handler.value.settleReady(APNsClientError.connectionFailed("\(host):\(port): no HTTP/2 settings within the connect timeout"))
@@ -104,7 +104,7 @@ final class APNsConnection: Sendable {
         defer { inFlightCount.subtract(1, ordering: .relaxed) }
         let handler = self.handler
         let eventLoop = channel.eventLoop
-        let amount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let amount = TimeAmount(timeout)
         do {
             return try await eventLoop.flatSubmit { handler.value.send(request, timeout: amount, on: eventLoop) }.get()
         } catch let failure as Failure {
