@@ -185,13 +185,24 @@ public final class APNsClient: Sendable {
         } catch {
             throw .credentials("cannot read the certificate to trust, \(trusted ?? ""): \(error)")
         }
-        if case .certificate(let certificatePath, let keyPath) = configuration.authentication {
+        switch configuration.authentication {
+        case .certificate(let certificatePath, let keyPath):
             do {
                 tls.certificateChain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) }
                 tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem))
             } catch {
                 throw .credentials("cannot read the client certificate \(certificatePath) or its key \(keyPath): \(error)")
             }
+        case .pkcs12(let path, let password):
+            do {
+                let bundle = try NIOSSLPKCS12Bundle(file: path, passphrase: password.map { Array($0.utf8) })
+                tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
+                tls.privateKey = .privateKey(bundle.privateKey)
+            } catch {
+                throw .credentials("cannot open the PKCS#12 file \(path) (wrong password, or not a .p12 with a certificate and its key): \(error)")
+            }
+        case .token:
+            break
         }
         do {
             return try NIOSSLContext(configuration: tls)

@@ -40,6 +40,9 @@ public struct APNsClientConfiguration: Sendable {
         case token(ProviderTokenSource)
         /// A client certificate and its private key, as PEM files.
         case certificate(certificatePath: String, privateKeyPath: String)
+        /// A client certificate and key in one PKCS#12 file (`.p12`, as Keychain Access exports
+        /// it), with its password if it has one.
+        case pkcs12(path: String, password: String?)
     }
 
     public var endpoint: Endpoint

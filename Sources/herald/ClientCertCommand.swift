@@ -65,8 +65,9 @@ struct ClientCertCommand: ParsableCommand {
         let certPath = out + ".cert.pem"
         let keyPath = out + ".key.pem"
         do {
-            try Data(issued.certificatePEM.utf8).write(to: URL(fileURLWithPath: certPath))
-            try Data(issued.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: keyPath))
+            // Each file ends with a newline, so `cat cert key > both.pem` stays valid PEM.
+            try Data((issued.certificatePEM + "\n").utf8).write(to: URL(fileURLWithPath: certPath))
+            try Data((issued.privateKeyPEM + "\n").utf8).write(to: URL(fileURLWithPath: keyPath))
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyPath)
         } catch {
             throw CommandError("cannot write \(certPath) and \(keyPath): \(error.localizedDescription)").exit(command: "sandbox client-cert")

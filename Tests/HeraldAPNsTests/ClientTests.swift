@@ -229,3 +229,34 @@ enum ServerBootstrapProbe {
         return port
     }
 }
+
+@Suite struct PKCS12Tests {
+    @Test func certificateAuthenticationFromAP12File() async throws {
+        let fixture = try await ClientFixture.start()
+        let issued = try PushCertificateIssuer().issue(bundleID: ClientFixture.bundleID)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-p12-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pem = directory.appendingPathComponent("both.pem").path
+        try (issued.certificatePEM + "\n" + issued.privateKeyPEM + "\n").write(toFile: pem, atomically: true, encoding: .utf8)
+        let p12 = directory.appendingPathComponent("push.p12").path
+        // openssl makes the .p12 as Keychain Access would export it (.ci/run installs openssl).
+        let made = try runOpenSSL(["pkcs12", "-export", "-in", pem, "-out", p12, "-passout", "pass:secret"])
+        #expect(made == 0)
+        let client = try fixture.client(authentication: .pkcs12(path: p12, password: "secret"))
+        let result = await client.send(try fixture.notification())
+        #expect(result.isSuccess, "\(result)")
+        try await client.shutdown()
+        #expect(throws: APNsClientError.self) { try fixture.client(authentication: .pkcs12(path: p12, password: "wrong")) }
+        await fixture.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func runOpenSSL(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

@@ -44,11 +44,14 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Team id of --key [env: HERALD_TEAM_ID].")
     var teamID: String?
 
-    @Option(help: "Client certificate (PEM) for certificate authentication.")
+    @Option(help: "Client certificate for certificate authentication: a .p12 file, or a PEM certificate with --cert-key.")
     var cert: String?
 
-    @Option(help: "Private key (PEM) of --cert.")
+    @Option(help: "Private key (PEM) of a PEM --cert.")
     var certKey: String?
+
+    @Option(help: "Password of a .p12 --cert [env: HERALD_CERT_PASSWORD].")
+    var certPassword: String?
 
     @Option(help: "apns-topic, as sent.")
     var topic: String?
@@ -106,7 +109,8 @@ struct SendCommand: AsyncParsableCommand {
         if targets > 1 { throw ValidationError("choose one of --sandbox, --production and --url") }
         if payload != nil && fields.isGiven { throw ValidationError("give the payload as --payload or as payload flags, not both") }
         if cert != nil && key != nil { throw ValidationError("choose token (--key) or certificate (--cert) authentication, not both") }
-        if (cert == nil) != (certKey == nil) { throw ValidationError("--cert and --cert-key go together") }
+        if let cert, !Self.isPKCS12(cert), certKey == nil { throw ValidationError("a PEM --cert needs --cert-key (or give a .p12 file)") }
+        if certKey != nil, cert == nil { throw ValidationError("--cert-key goes with --cert") }
         if topic != nil && bundleID != nil { throw ValidationError("give --topic or --bundle-id, not both") }
         if connections < 1 || attempts < 1 || timeout <= 0 { throw ValidationError("--connections and --attempts must be at least 1, --timeout above 0") }
     }
@@ -210,6 +214,12 @@ struct SendCommand: AsyncParsableCommand {
         return texts
     }
 
+    /// `.p12` and `.pfx` files hold a certificate and its key together.
+    static func isPKCS12(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".p12") || lowered.hasSuffix(".pfx")
+    }
+
     /// One token per non-empty line; `#` starts a comment.
     static func tokenLines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
@@ -236,6 +246,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private func credentials(environment: [String: String]) throws -> APNsClientConfiguration.Authentication {
+        if let cert, Self.isPKCS12(cert) { return .pkcs12(path: cert, password: certPassword ?? environment["HERALD_CERT_PASSWORD"]) }
         if let cert, let certKey { return .certificate(certificatePath: cert, privateKeyPath: certKey) }
         guard let keyPath = key ?? environment["HERALD_KEY"] else {
             throw CommandError("no credentials: give --key with --team-id (token), or --cert with --cert-key (certificate)").exit(command: "send")
