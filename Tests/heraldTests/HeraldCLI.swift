@@ -21,10 +21,15 @@ struct HeraldCLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Output {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        // Each run gets its own HERALD_HOME unless one is given, so tests never touch ~/.config.
+        var merged = ProcessInfo.processInfo.environment
+        merged["HERALD_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("herald-home-\(UUID().uuidString)").path
+        for (name, value) in environment { merged[name] = value }
+        process.environment = merged
         process.currentDirectoryURL = repository
         let out = Pipe()
         let err = Pipe()

@@ -53,6 +53,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Password of a .p12 --cert [env: HERALD_CERT_PASSWORD].")
     var certPassword: String?
 
+    @Option(help: "Take credentials, target and bundle id from a saved profile (herald profile add); flags given here win.")
+    var profile: String?
+
     @Option(help: "apns-topic, as sent.")
     var topic: String?
 
@@ -116,6 +119,39 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var resolved = self
+        if let profile {
+            do {
+                resolved.apply(try ProfileStore(home: HeraldHome()).profile(named: profile))
+            } catch let error as CommandError {
+                throw error.exit(command: "send")
+            }
+        }
+        try await resolved.execute()
+    }
+
+    /// Fills what the command line left out from a profile.
+    mutating func apply(_ saved: Profile) {
+        if !sandbox && !production && url == nil {
+            switch saved.target {
+            case "production": production = true
+            case nil, "sandbox": sandbox = true
+            case let target?: url = target
+            }
+        }
+        if cacert == nil { cacert = saved.cacert }
+        if bundleID == nil && topic == nil { bundleID = saved.bundleID }
+        if key == nil && cert == nil {
+            key = saved.key
+            keyID = keyID ?? saved.keyID
+            teamID = teamID ?? saved.teamID
+            cert = saved.cert
+            certKey = saved.certKey
+            certPassword = certPassword ?? saved.certPassword
+        }
+    }
+
+    private func execute() async throws {
         let environment = ProcessInfo.processInfo.environment
         let body = try payloadBytes()
         let headers = try notificationHeaders(for: body)
@@ -172,10 +208,31 @@ struct SendCommand: AsyncParsableCommand {
         }
         try await client.shutdown()
         printer.summary(results: results, rejected: rejected.count, elapsed: ContinuousClock.now - start)
+        recordHistory(body: body, headers: headers, tokens: tokenTexts, accepted: results.filter(\.isSuccess).count,
+                      failed: results.count - results.filter(\.isSuccess).count + rejected.count)
         if !rejected.isEmpty || !results.allSatisfy(\.isSuccess) { throw ExitCode(1) }
     }
 
     // MARK: Pieces
+
+    /// Appends this send to `herald history` (a failure to write it is reported, not fatal).
+    private func recordHistory(body: [UInt8], headers: NotificationHeaders, tokens: [String], accepted: Int, failed: Int) {
+        // Absolute paths, so a replay works from any folder.
+        let absolute = { (path: String?) in path.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
+        let entry = HistoryEntry(
+            date: Date(), target: url ?? (production ? "production" : "sandbox"), cacert: absolute(cacert),
+            key: absolute(key ?? ProcessInfo.processInfo.environment["HERALD_KEY"]),
+            keyID: keyID, teamID: teamID ?? ProcessInfo.processInfo.environment["HERALD_TEAM_ID"], cert: absolute(cert), certKey: absolute(certKey),
+            pushType: headers.pushType?.rawValue, topic: headers.topic, priority: headers.priority?.rawValue,
+            expiration: headers.expiration.headerValue, collapseID: headers.collapseID?.value,
+            payload: String(decoding: body, as: UTF8.self), tokens: tokens, accepted: accepted, failed: failed
+        )
+        do {
+            try HistoryStore(home: HeraldHome()).append(entry)
+        } catch {
+            FileHandle.standardError.write(Data("herald send: could not record the history: \(error.localizedDescription)\n".utf8))
+        }
+    }
 
     private func payloadBytes() throws -> [UInt8] {
         if let payload { return try readInput(payload, command: "send") }
