@@ -86,6 +86,7 @@ let package = Package(
                 "HeraldAPNs",
                 "HeraldSandbox",
                 "HeraldCore",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -30,7 +30,8 @@ public final class APNsClient: Sendable {
         self.pool = ConnectionPool(
             host: configuration.endpoint.host, port: configuration.endpoint.port, tlsContext: tlsContext,
             connectTimeout: configuration.connectTimeout, group: group,
-            connections: configuration.connections, streamsPerConnection: configuration.streamsPerConnection
+            connections: configuration.connections, streamsPerConnection: configuration.streamsPerConnection,
+            pingInterval: configuration.pingInterval, pingTimeout: configuration.pingTimeout
         )
     }
 

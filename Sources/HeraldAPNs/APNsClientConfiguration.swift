@@ -58,6 +58,10 @@ public struct APNsClientConfiguration: Sendable {
     public var connectTimeout: Duration
     /// When to send again.
     public var retry: RetryPolicy
+    /// A connection idle this long is checked with a PING (`nil`: never).
+    public var pingInterval: Duration?
+    /// A PING unanswered this long closes the connection as dead; the pool replaces it.
+    public var pingTimeout: Duration
 
     public init(
         endpoint: Endpoint,
@@ -67,7 +71,9 @@ public struct APNsClientConfiguration: Sendable {
         streamsPerConnection: Int = 500,
         requestTimeout: Duration = .seconds(10),
         connectTimeout: Duration = .seconds(10),
-        retry: RetryPolicy = RetryPolicy()
+        retry: RetryPolicy = RetryPolicy(),
+        pingInterval: Duration? = .seconds(60),
+        pingTimeout: Duration = .seconds(10)
     ) {
         self.endpoint = endpoint
         self.transport = transport
@@ -77,5 +83,7 @@ public struct APNsClientConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
         self.retry = retry
+        self.pingInterval = pingInterval
+        self.pingTimeout = pingTimeout
     }
 }

@@ -25,6 +25,9 @@ struct TokenCommand: AsyncParsableCommand {
     @Flag(help: "Print the decoded header and claims as well.")
     var verbose = false
 
+    @Flag(help: "Mint a new token even if the one kept from an earlier run is still good.")
+    var new = false
+
     func run() async throws {
         let providerKey: ProviderKey
         do {
@@ -32,9 +35,14 @@ struct TokenCommand: AsyncParsableCommand {
         } catch {
             throw CommandError(error.description).exit(command: "token")
         }
-        let token = try ProviderToken(signedWith: providerKey, issuedAt: Date())
+        // The token kept from an earlier run (herald send or token) is reused while it is good:
+        // APNs refuses a team whose token changes within 20 minutes (TooManyProviderTokenUpdates).
+        let cache = TokenCache(home: HeraldHome())
+        let source = new ? ProviderTokenSource(key: providerKey) : cache.source(for: providerKey)
+        let token = try source.currentToken()
+        cache.keep(source)
         if verbose {
-            FileHandle.standardError.write(Data("kid \(token.keyID), iss \(token.teamID), iat \(Int(token.issuedAt.timeIntervalSince1970)) (valid for 60 minutes)\n".utf8))
+            FileHandle.standardError.write(Data("kid \(token.keyID), iss \(token.teamID), iat \(Int(token.issuedAt.timeIntervalSince1970)) (valid for 60 minutes from iat)\n".utf8))
         }
         print(token.jwt)
     }

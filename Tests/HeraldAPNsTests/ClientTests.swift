@@ -3,6 +3,7 @@ import Foundation
 import HeraldAPNs
 import HeraldCore
 import HeraldSandbox
+import NIOCore
 import NIOPosix
 import Testing
 
@@ -258,5 +259,50 @@ enum ServerBootstrapProbe {
         try process.run()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+}
+
+/// A server that says its HTTP/2 SETTINGS and then nothing at all, like a half-open connection.
+final class SilentHTTP2Server: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    func channelActive(context: ChannelHandlerContext) {
+        context.writeAndFlush(NIOAny(ByteBuffer(bytes: [0, 0, 0, 0x4, 0, 0, 0, 0, 0])), promise: nil)
+    }
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+@Suite struct PingTests {
+    func client(port: Int, transport: APNsClientConfiguration.Transport, pingTimeout: Duration = .milliseconds(300)) throws -> APNsClient {
+        try APNsClient(configuration: APNsClientConfiguration(
+            endpoint: .custom(host: "127.0.0.1", port: port), transport: transport,
+            authentication: .token(ProviderTokenSource(key: try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))),
+            connections: 1, pingInterval: .milliseconds(100), pingTimeout: pingTimeout
+        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    @Test func aSilentConnectionIsFoundDeadByPing() async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(SilentHTTP2Server()) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let client = try client(port: server.localAddress!.port!, transport: .cleartext)
+        try await client.connect()
+        #expect(await client.openConnections == 1)
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(await client.openConnections == 0, "the unanswered PING should have closed it")
+        try await client.shutdown()
+        try await server.close()
+    }
+
+    @Test func aLiveIdleConnectionStaysOpen() async throws {
+        let fixture = try await ClientFixture.start()
+        // A generous timeout: the test suite loads the machine, and a late ACK is still an ACK.
+        let client = try client(port: fixture.sandbox.port, transport: .tls(trustedCertificate: fixture.sandbox.certificatePath), pingTimeout: .seconds(5))
+        try await client.connect()
+        try await Task.sleep(for: .milliseconds(1000))
+        #expect(await client.openConnections == 1)
+        try await client.shutdown()
+        await fixture.stop()
     }
 }

@@ -47,3 +47,21 @@ import Testing
         #expect(noKeyID.stderr.contains("AuthKey_<KEYID>.p8"))
     }
 }
+
+@Suite struct TokenReuseCommandTests {
+    @Test func aSecondRunReusesTheKeptToken() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-reuse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keyPath = folder.appendingPathComponent("AuthKey_ABC123DEFG.p8").path
+        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let environment = ["HERALD_HOME": folder.appendingPathComponent("home").path]
+        let first = try HeraldCLI.run(["token", "--key", keyPath, "--team-id", "DEF123GHIJ"], environment: environment)
+        let second = try HeraldCLI.run(["token", "--key", keyPath, "--team-id", "DEF123GHIJ"], environment: environment)
+        #expect(first.status == 0 && !first.stdout.isEmpty)
+        #expect(first.stdout == second.stdout, "a token changed within 20 minutes draws TooManyProviderTokenUpdates")
+        let fresh = try HeraldCLI.run(["token", "--key", keyPath, "--team-id", "DEF123GHIJ", "--new"], environment: environment)
+        #expect(fresh.status == 0 && fresh.stdout != first.stdout)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("home/tokens.json").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}

@@ -30,13 +30,57 @@ final class APNsClientHandler: ChannelInboundHandler {
     /// Succeeds when the server's first SETTINGS arrive.
     private(set) var readyFuture: EventLoopFuture<Void>?
 
-    init(authority: String, status: ConnectionStatus) {
+    /// Liveness: a PING after `pingInterval` without any frame, the connection closed if its
+    /// ACK does not come within `pingTimeout`.
+    private let pingInterval: TimeAmount?
+    private let pingTimeout: TimeAmount
+    private var sawFrame = false
+    private var pingTimer: Scheduled<Void>?
+    private var pingDeadline: Scheduled<Void>?
+
+    init(authority: String, status: ConnectionStatus, pingInterval: TimeAmount? = nil, pingTimeout: TimeAmount = .seconds(10)) {
         self.authority = authority
         self.status = status
+        self.pingInterval = pingInterval
+        self.pingTimeout = pingTimeout
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        pingTimer?.cancel()
+        pingDeadline?.cancel()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startPinging(context: context)
+        context.fireChannelActive()
+    }
+
+    private func startPinging(context: ChannelHandlerContext) {
+        guard pingInterval != nil, pingTimer == nil else { return }
+        schedulePingCheck(context: context)
+    }
+
+    /// Every interval: if no frame came since the last check, PING and wait for the ACK.
+    private func schedulePingCheck(context: ChannelHandlerContext) {
+        guard let pingInterval, !closed else { return }
+        pingTimer = context.eventLoop.assumeIsolated().scheduleTask(in: pingInterval) { [self] in
+            defer {
+                sawFrame = false
+                schedulePingCheck(context: context)
+            }
+            guard !sawFrame, pingDeadline == nil, !closed else { return }
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: 0x4845_5241_4C44), ack: false))), promise: nil)
+            pingDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: pingTimeout) { [self] in
+                // No answer: the connection is dead (half-open); close it so the pool replaces it.
+                pingDeadline = nil
+                context.close(promise: nil)
+            }
+        }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        if context.channel.isActive { startPinging(context: context) }
         let promise = context.eventLoop.makePromise(of: Void.self)
         ready = promise
         readyFuture = promise.futureResult
@@ -82,7 +126,11 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        sawFrame = true
         switch frame.payload {
+        case .ping(_, ack: true):
+            pingDeadline?.cancel()
+            pingDeadline = nil
         case .headers(let headers):
             guard var entry = pending[frame.streamID] else { return }
             for (name, value, _) in headers.headers {

@@ -53,7 +53,8 @@ final class APNsConnection: Sendable {
 
     /// Connects, negotiates TLS and ALPN h2 (or HTTP/2 with prior knowledge in cleartext).
     static func connect(
-        host: String, port: Int, tlsContext: NIOSSLContext?, connectTimeout: Duration, group: any EventLoopGroup
+        host: String, port: Int, tlsContext: NIOSSLContext?, connectTimeout: Duration, group: any EventLoopGroup,
+        pingInterval: Duration? = nil, pingTimeout: Duration = .seconds(10)
     ) async throws(APNsClientError) -> APNsConnection {
         let status = ConnectionStatus()
         let serverHostname = host.isIPAddress ? nil : host
@@ -71,7 +72,9 @@ final class APNsConnection: Sendable {
                         try pipeline.addHandler(NIOHTTP2Handler(
                             mode: .client, initialSettings: nioDefaultSettings, headerBlockValidation: .disabled, contentLengthValidation: .disabled
                         ))
-                        let handler = APNsClientHandler(authority: host, status: status)
+                        let handler = APNsClientHandler(
+                            authority: host, status: status, pingInterval: pingInterval.map(TimeAmount.init), pingTimeout: TimeAmount(pingTimeout)
+                        )
                         try pipeline.addHandler(handler)
                         return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                     }

@@ -12,6 +12,8 @@ actor ConnectionPool {
     private let group: any EventLoopGroup
     private let target: Int
     private let streamsPerConnection: Int
+    private let pingInterval: Duration?
+    private let pingTimeout: Duration
 
     private var connections: [APNsConnection] = []
     private var connecting: Task<APNsConnection, any Error>?
@@ -22,8 +24,10 @@ actor ConnectionPool {
 
     init(
         host: String, port: Int, tlsContext: NIOSSLContext?, connectTimeout: Duration, group: any EventLoopGroup,
-        connections: Int, streamsPerConnection: Int
+        connections: Int, streamsPerConnection: Int, pingInterval: Duration? = nil, pingTimeout: Duration = .seconds(10)
     ) {
+        self.pingInterval = pingInterval
+        self.pingTimeout = pingTimeout
         self.host = host
         self.port = port
         self.tlsContext = tlsContext
@@ -106,8 +110,12 @@ actor ConnectionPool {
             task = connecting
         } else {
             let (host, port, tlsContext, connectTimeout, group) = (self.host, self.port, self.tlsContext, self.connectTimeout, self.group)
+            let (pingInterval, pingTimeout) = (self.pingInterval, self.pingTimeout)
             task = Task {
-                try await APNsConnection.connect(host: host, port: port, tlsContext: tlsContext, connectTimeout: connectTimeout, group: group)
+                try await APNsConnection.connect(
+                    host: host, port: port, tlsContext: tlsContext, connectTimeout: connectTimeout, group: group,
+                    pingInterval: pingInterval, pingTimeout: pingTimeout
+                )
             }
             connecting = task
         }

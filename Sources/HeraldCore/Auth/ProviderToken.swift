@@ -29,6 +29,19 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
         self.jwt = signingInput + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
+    /// Takes back a token `key` signed earlier (kept between runs, say), after checking its
+    /// signature, key id, team and age; `nil` when it is not such a token or is too old to use.
+    public init?(reusing jwt: String, signedWith key: ProviderKey, now: Date) {
+        let verifier = ProviderTokenVerifier(keys: [.init(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey)])
+        guard case .success(let verified) = verifier.verify(jwt: jwt, now: now), verified.signatureChecked,
+            verified.keyID == key.keyID, verified.teamID == key.teamID
+        else { return nil }
+        self.keyID = key.keyID
+        self.teamID = key.teamID
+        self.issuedAt = verified.issuedAt
+        self.jwt = jwt
+    }
+
     /// The `authorization` header value: `bearer <jwt>`.
     public var authorization: String { "bearer \(jwt)" }
 

@@ -32,10 +32,19 @@ public final class ProviderTokenSource: Sendable {
 
     /// - Parameter refreshInterval: clamped into 20 minutes…59 minutes so a token is always
     ///   replaced before APNs would call it expired and never sooner than Apple permits.
-    public init(key: ProviderKey, refreshInterval: TimeInterval = ProviderTokenSource.defaultRefreshInterval, clock: any WallClock = SystemClock()) {
+    /// - Parameter reusing: a token minted earlier with `key` (by an earlier run, say), used until
+    ///   it is due for refresh, so short-lived processes do not mint a token each and trip
+    ///   APNs' `TooManyProviderTokenUpdates`.
+    public init(
+        key: ProviderKey, refreshInterval: TimeInterval = ProviderTokenSource.defaultRefreshInterval, clock: any WallClock = SystemClock(),
+        reusing earlier: ProviderToken? = nil
+    ) {
         self.key = key
         self.refreshInterval = min(max(refreshInterval, Self.minimumRefreshInterval), Self.maximumTokenAge - 60)
         self.clock = clock
+        if let earlier, earlier.keyID == key.keyID, earlier.teamID == key.teamID {
+            state.withLock { $0.token = earlier }
+        }
     }
 
     /// The token to send now: the current one, or a new one when it has reached ``refreshInterval``.

@@ -207,6 +207,7 @@ struct SendCommand: AsyncParsableCommand {
             results.append(result)
         }
         try await client.shutdown()
+        if case .token(let source) = client.configuration.authentication { TokenCache(home: HeraldHome()).keep(source) }
         printer.summary(results: results, rejected: rejected.count, elapsed: ContinuousClock.now - start)
         recordHistory(body: body, headers: headers, tokens: tokenTexts, accepted: results.filter(\.isSuccess).count,
                       failed: results.count - results.filter(\.isSuccess).count + rejected.count)
@@ -313,7 +314,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         do {
             let providerKey = try ProviderKey(contentsOfFile: keyPath, keyID: keyID ?? environment["HERALD_KEY_ID"], teamID: team)
-            return .token(ProviderTokenSource(key: providerKey))
+            return .token(TokenCache(home: HeraldHome()).source(for: providerKey))
         } catch {
             throw CommandError(error.description).exit(command: "send")
         }

@@ -242,3 +242,23 @@ extension Result {
         return nil
     }
 }
+
+@Suite struct ProviderTokenReuseTests {
+    @Test func aKeptTokenIsTakenBackOnlyForItsKeyAndWhileFresh() throws {
+        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let other = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let token = try ProviderToken(signedWith: key, issuedAt: now)
+        let taken = try #require(ProviderToken(reusing: token.jwt, signedWith: key, now: now.addingTimeInterval(600)))
+        #expect(taken == token)
+        #expect(ProviderToken(reusing: token.jwt, signedWith: other, now: now) == nil, "another key's signature")
+        #expect(ProviderToken(reusing: token.jwt, signedWith: key, now: now.addingTimeInterval(3700)) == nil, "older than an hour")
+        #expect(ProviderToken(reusing: "not.a.jwt", signedWith: key, now: now) == nil)
+
+        let clock = ManualClock(now.addingTimeInterval(600))
+        let source = ProviderTokenSource(key: key, clock: clock, reusing: taken)
+        #expect(try source.currentToken() == token && source.mintedCount == 0)
+        clock.advance(by: 50 * 60)
+        #expect(try source.currentToken() != token && source.mintedCount == 1, "refreshed once it is due")
+    }
+}
