@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+@testable import herald
 
 /// `herald send` end to end against `herald sandbox`, both run as a user would.
 @Suite(.serialized) struct SendCommandTests {
@@ -105,5 +106,12 @@ import Testing
         #expect(url.status == 64 && url.stderr.contains("--url must look like"), "\(url.stderr)")
         let noKey = try HeraldCLI.run(["send", "--title", "x", "--body", "y", "--token", Self.tokenA, "--topic", "com.example.app"])
         #expect(noKey.status == 64 && noKey.stderr.contains("no credentials"), "\(noKey.stderr)")
+    }
+}
+
+@Suite struct ProgressLineTests {
+    @Test func barRateAndETA() {
+        #expect(ProgressLine.text(done: 6000, total: 10000, elapsed: .seconds(2)) == "[██████████████░░░░░░░░░░] 6000/10000  3000/s  ETA 2s")
+        #expect(ProgressLine.text(done: 0, total: 10, elapsed: .zero) == "[░░░░░░░░░░░░░░░░░░░░░░░░] 0/10  0/s  ETA ?")
     }
 }

@@ -202,10 +202,14 @@ struct SendCommand: AsyncParsableCommand {
             notifications.forEach { continuation.yield($0) }
             continuation.finish()
         })
+        var progress = ProgressLine.wanted(total: notifications.count, json: json) ? ProgressLine(total: notifications.count) : nil
         for try await result in stream {
+            progress?.clear()
             printer.print(result)
             results.append(result)
+            progress?.update(done: results.count, elapsed: ContinuousClock.now - start)
         }
+        progress?.clear()
         try await client.shutdown()
         if case .token(let source) = client.configuration.authentication { TokenCache(home: HeraldHome()).keep(source) }
         printer.summary(results: results, rejected: rejected.count, elapsed: ContinuousClock.now - start)
