@@ -306,3 +306,25 @@ final class SilentHTTP2Server: ChannelInboundHandler, Sendable {
         await fixture.stop()
     }
 }
+
+@Suite struct ExpiredTokenTests {
+    @Test func anExpiredTokenIsRenewedOnceNotInALoop() async throws {
+        let fixture = try await ClientFixture.start()
+        // The provider's clock is two hours behind the sandbox's: every token it signs is already
+        // expired there. The client asks its source for a new token once, then reports.
+        let clock = ManualClock(Date().addingTimeInterval(-2 * 3600))
+        let tokens = ProviderTokenSource(key: fixture.key, clock: clock)
+        let client = try fixture.client(authentication: .token(tokens))
+        let result = await client.send(try fixture.notification())
+        #expect(result.status == 403 && result.reason == .expiredProviderToken, "\(result)")
+        #expect(result.attempts == 2, "one retry after asking for a new token")
+        #expect(tokens.mintedCount == 1, "a token younger than 20 minutes is not replaced (that would draw TooManyProviderTokenUpdates)")
+
+        // With the clock right, the next send gets a fresh token and goes through.
+        clock.set(Date())
+        let recovered = await client.send(try fixture.notification())
+        #expect(recovered.isSuccess, "\(recovered)")
+        try await client.shutdown()
+        await fixture.stop()
+    }
+}
