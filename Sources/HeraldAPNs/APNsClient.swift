@@ -42,7 +42,7 @@ public final class APNsClient: Sendable {
 
     /// The connections open now.
     public var openConnections: Int {
-        get async { await pool.openConnections }
+        get async { pool.openConnections }
     }
 
     /// Sends one notification, retrying as ``RetryPolicy`` says, and reports what became of it.
@@ -81,7 +81,7 @@ public final class APNsClient: Sendable {
                 do {
                     token = try source.currentToken()
                 } catch {
-                    await pool.release()
+                    pool.release()
                     result.failure = .credentials(error.description)
                     break
                 }
@@ -95,7 +95,7 @@ public final class APNsClient: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            await pool.release()
+            pool.release()
 
             switch outcome {
             case .success(let response):

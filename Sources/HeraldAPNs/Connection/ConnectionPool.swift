@@ -1,10 +1,14 @@
 import NIOCore
 import NIOSSL
+import Synchronization
 
 /// The connections of one client: made on demand up to the configured number, streams spread to
 /// the least busy, closing or closed connections replaced, and in-flight notifications bounded
 /// (callers wait for room instead of piling up memory).
-actor ConnectionPool {
+///
+/// A lock, not an actor: taking and giving back room is the hot path of every notification, and
+/// it must not cost a hop to another executor. Only waiting (for room or for a connection) suspends.
+final class ConnectionPool: Sendable {
     private let host: String
     private let port: Int
     private let tlsContext: NIOSSLContext?
@@ -15,19 +19,21 @@ actor ConnectionPool {
     private let pingInterval: Duration?
     private let pingTimeout: Duration
 
-    private var connections: [APNsConnection] = []
-    private var connecting: Task<APNsConnection, any Error>?
-    private var inFlight = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var drained: [CheckedContinuation<Void, Never>] = []
-    private var isShutDown = false
+    private struct State {
+        var connections: [APNsConnection] = []
+        var connecting: Task<APNsConnection, any Error>?
+        var inFlight = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var drained: [CheckedContinuation<Void, Never>] = []
+        var isShutDown = false
+    }
+
+    private let state = Mutex(State())
 
     init(
         host: String, port: Int, tlsContext: NIOSSLContext?, connectTimeout: Duration, group: any EventLoopGroup,
         connections: Int, streamsPerConnection: Int, pingInterval: Duration? = nil, pingTimeout: Duration = .seconds(10)
     ) {
-        self.pingInterval = pingInterval
-        self.pingTimeout = pingTimeout
         self.host = host
         self.port = port
         self.tlsContext = tlsContext
@@ -35,61 +41,100 @@ actor ConnectionPool {
         self.group = group
         self.target = connections
         self.streamsPerConnection = streamsPerConnection
+        self.pingInterval = pingInterval
+        self.pingTimeout = pingTimeout
+    }
+
+    private enum Pick {
+        case connection(APNsConnection)
+        case connect
+        case wait
+        case shutDown
     }
 
     /// Room for one more notification and the connection to send it on.
     func acquire() async throws(APNsClientError) -> APNsConnection {
-        while inFlight >= target * streamsPerConnection, !isShutDown {
-            await withCheckedContinuation { waiting.append($0) }
-        }
-        if isShutDown { throw .shutDown }
-        inFlight += 1
-        do {
-            return try await pick()
-        } catch {
-            release()
-            throw error
+        while true {
+            let pick: Pick = state.withLock { state in
+                if state.isShutDown { return .shutDown }
+                guard state.inFlight < target * streamsPerConnection else { return .wait }
+                state.connections.removeAll { !$0.isUsable }
+                let best = state.connections.min { $0.inFlight < $1.inFlight }
+                if let best, best.inFlight < room(on: best) || state.connections.count >= target {
+                    state.inFlight += 1
+                    return .connection(best)
+                }
+                return .connect
+            }
+            switch pick {
+            case .shutDown:
+                throw .shutDown
+            case .connection(let connection):
+                // Connect ahead: another connection is made while this one is already busy.
+                if connection.inFlight > 0 { startConnecting() }
+                return connection
+            case .wait:
+                await withCheckedContinuation { continuation in
+                    let resumeNow = state.withLock { state in
+                        if state.isShutDown || state.inFlight < target * streamsPerConnection { return true }
+                        state.waiting.append(continuation)
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            case .connect:
+                _ = try await connect()
+            }
         }
     }
 
     /// Gives back the room taken by ``acquire()``.
     func release() {
-        inFlight -= 1
-        if !waiting.isEmpty { waiting.removeFirst().resume() }
-        if inFlight == 0 {
-            drained.forEach { $0.resume() }
-            drained = []
+        let (waiter, drained): (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+            state.inFlight -= 1
+            let waiter = state.waiting.isEmpty ? nil : state.waiting.removeFirst()
+            var drained: [CheckedContinuation<Void, Never>] = []
+            if state.inFlight == 0 {
+                drained = state.drained
+                state.drained = []
+            }
+            return (waiter, drained)
         }
+        waiter?.resume()
+        drained.forEach { $0.resume() }
     }
 
     /// Opens every connection now instead of on first use.
     func warmUp() async throws(APNsClientError) {
-        while connections.filter(\.isUsable).count < target {
+        while openConnections < target {
             _ = try await connect()
         }
     }
 
     /// The open connections (for observing; tests and benchmarks).
-    var openConnections: Int { connections.filter(\.isUsable).count }
+    var openConnections: Int { state.withLock { $0.connections.filter(\.isUsable).count } }
 
     /// Stops taking notifications, waits for those in flight, and closes every connection.
     func shutdown() async {
-        isShutDown = true
-        waiting.forEach { $0.resume() }
-        waiting = []
-        if inFlight > 0 { await withCheckedContinuation { drained.append($0) } }
-        connections.forEach { $0.close() }
-        connections = []
-    }
-
-    private func pick() async throws(APNsClientError) -> APNsConnection {
-        connections.removeAll { !$0.isUsable }
-        let best = connections.min { $0.inFlight < $1.inFlight }
-        if let best, best.inFlight < room(on: best) || connections.count >= target {
-            if connections.count < target, best.inFlight > 0 { startConnecting() }
-            return best
+        let waiting = state.withLock { state in
+            state.isShutDown = true
+            defer { state.waiting = [] }
+            return state.waiting
         }
-        return try await connect()
+        waiting.forEach { $0.resume() }
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.inFlight == 0 { return true }
+                state.drained.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+        let connections = state.withLock { state in
+            defer { state.connections = [] }
+            return state.connections
+        }
+        connections.forEach { $0.close() }
     }
 
     /// Streams a connection can take now: the configured number, or fewer if the server's
@@ -98,41 +143,45 @@ actor ConnectionPool {
         min(streamsPerConnection, connection.status.snapshot.maxConcurrentStreams ?? streamsPerConnection)
     }
 
-    /// Starts a connection in the background, unless one is already being made.
+    /// Starts a connection in the background, unless one is being made or there are enough.
     private func startConnecting() {
-        guard connecting == nil else { return }
+        let needed = state.withLock { $0.connecting == nil && $0.connections.count < target && !$0.isShutDown }
+        guard needed else { return }
         Task { _ = try? await self.connect() }
     }
 
     private func connect() async throws(APNsClientError) -> APNsConnection {
-        let task: Task<APNsConnection, any Error>
-        if let connecting {
-            task = connecting
-        } else {
+        let task: Task<APNsConnection, any Error> = state.withLock { state in
+            if let connecting = state.connecting { return connecting }
             let (host, port, tlsContext, connectTimeout, group) = (self.host, self.port, self.tlsContext, self.connectTimeout, self.group)
             let (pingInterval, pingTimeout) = (self.pingInterval, self.pingTimeout)
-            task = Task {
+            let task = Task {
                 try await APNsConnection.connect(
                     host: host, port: port, tlsContext: tlsContext, connectTimeout: connectTimeout, group: group,
                     pingInterval: pingInterval, pingTimeout: pingTimeout
                 )
             }
-            connecting = task
+            state.connecting = task
+            return task
         }
         let result = await task.result
-        if connecting == task { connecting = nil }
-        switch result {
-        case .success(let connection):
-            if !connections.contains(where: { $0 === connection }) {
-                if isShutDown {
-                    connection.close()
-                    throw .shutDown
-                }
-                connections.append(connection)
+        let outcome: Result<APNsConnection, APNsClientError> = state.withLock { state in
+            if state.connecting == task { state.connecting = nil }
+            switch result {
+            case .success(let connection):
+                if state.isShutDown { return .failure(.shutDown) }
+                if !state.connections.contains(where: { $0 === connection }) { state.connections.append(connection) }
+                return .success(connection)
+            case .failure(let error):
+                return .failure((error as? APNsClientError) ?? .connectionFailed("\(error)"))
             }
+        }
+        switch outcome {
+        case .success(let connection):
             return connection
         case .failure(let error):
-            throw (error as? APNsClientError) ?? .connectionFailed("\(error)")
+            if case .success(let connection) = result { connection.close() }
+            throw error
         }
     }
 }

@@ -48,7 +48,7 @@ struct HistoryCommand: AsyncParsableCommand {
             try Data(entry.tokens.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: tokensFile))
             var arguments = entry.arguments(payloadFile: payloadFile, tokensFile: tokensFile)
             if let certPassword { arguments += ["--cert-password", certPassword] }
-            var command = try SendCommand.parse(Array(arguments.dropFirst()))
+            let command = try SendCommand.parse(Array(arguments.dropFirst()))
             try await command.run()
         }
     }
