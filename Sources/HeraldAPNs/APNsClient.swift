@@ -47,7 +47,20 @@ public final class APNsClient: Sendable {
 
     /// Sends one notification, retrying as ``RetryPolicy`` says, and reports what became of it.
     public func send(_ notification: PushNotification) async -> APNsResult {
-        let start = ContinuousClock.now
+        await send(notification, after: nil)
+    }
+
+    /// A first attempt made by the bulk path, handed over when its answer was not a plain 200.
+    struct FirstAttempt: Sendable {
+        var outcome: Result<APNsConnection.Response, APNsConnection.Failure>
+        var token: ProviderToken?
+        var start: ContinuousClock.Instant
+    }
+
+    /// The one place where answers are judged and retries decided. `first`, when given, is an
+    /// attempt already made; the loop starts by judging it.
+    func send(_ notification: PushNotification, after first: FirstAttempt?) async -> APNsResult {
+        let start = first?.start ?? ContinuousClock.now
         let policy = configuration.retry
         // Made on the first retry only: seeding reads the system's random source.
         var random: FastRandomGenerator?
@@ -55,59 +68,59 @@ public final class APNsClient: Sendable {
             if random == nil { random = FastRandomGenerator() }
             return policy.backoff(after: attempt, using: &random!)
         }
-        var result = APNsResult(deviceToken: notification.deviceToken, attempts: 0, latency: .zero)
+        var result = APNsResult(deviceToken: notification.deviceToken, attempts: first == nil ? 0 : 1, latency: .zero)
         var tokenRenewed = false
         var resends = 0
+        var carried = first
         let body = notification.body.bytes
 
         while true {
-            let connection: APNsConnection
-            do {
-                connection = try await pool.acquire()
-            } catch {
-                result.failure = error
-                // A failed connection attempt counts as an attempt and is retried after back-off.
-                guard case .connectionFailed = error else { break }
-                result.attempts += 1
-                if result.attempts < policy.maximumAttempts {
-                    try? await Task.sleep(for: backoff(after: result.attempts))
-                    continue
-                }
-                break
-            }
-            result.attempts += 1
-            var token: ProviderToken?
-            if case .token(let source) = configuration.authentication {
+            let outcome: Result<APNsConnection.Response, APNsConnection.Failure>
+            let token: ProviderToken?
+            if let attempt = carried {
+                carried = nil
+                outcome = attempt.outcome
+                token = attempt.token
+            } else {
+                let connection: APNsConnection
                 do {
-                    token = try source.currentToken()
+                    connection = try await pool.acquire()
                 } catch {
-                    pool.release()
-                    result.failure = .credentials(error.description)
+                    result.failure = error
+                    // A failed connection attempt counts as an attempt and is retried after back-off.
+                    guard case .connectionFailed = error else { break }
+                    result.attempts += 1
+                    if result.attempts < policy.maximumAttempts {
+                        try? await Task.sleep(for: backoff(after: result.attempts))
+                        continue
+                    }
                     break
                 }
+                result.attempts += 1
+                do {
+                    token = try currentToken()
+                } catch {
+                    pool.release()
+                    result.failure = error
+                    break
+                }
+                let request = APNsConnection.Request(
+                    path: notification.path, headers: notification.headers.fields(authorization: token?.authorization), body: body
+                )
+                do {
+                    outcome = .success(try await connection.send(request, timeout: configuration.requestTimeout))
+                } catch {
+                    outcome = .failure(error)
+                }
+                pool.release()
             }
-            let request = APNsConnection.Request(
-                path: notification.path, headers: notification.headers.fields(authorization: token?.authorization), body: body
-            )
-            let outcome: Result<APNsConnection.Response, APNsConnection.Failure>
-            do {
-                outcome = .success(try await connection.send(request, timeout: configuration.requestTimeout))
-            } catch {
-                outcome = .failure(error)
-            }
-            pool.release()
 
             switch outcome {
             case .success(let response):
                 result.failure = nil
-                result.status = response.status
-                result.apnsID = response.headers[HeaderName.id]
-                result.uniqueID = response.headers[HeaderName.uniqueID]
-                let errorBody = APNsErrorBody(bytes: response.body)
-                result.reason = errorBody?.reason
-                result.timestamp = errorBody?.date
+                Self.record(response, in: &result)
                 if response.status == 200 { break }
-                let advice = (errorBody?.reason ?? APNsReason(rawValue: "")).retry(status: response.status)
+                let advice = (result.reason ?? APNsReason(rawValue: "")).retry(status: response.status)
                 if advice == .afterNewProviderToken, !tokenRenewed, case .token(let source) = configuration.authentication, let token {
                     tokenRenewed = true
                     _ = try? source.refresh(replacing: token)
@@ -141,32 +154,84 @@ public final class APNsClient: Sendable {
         return result
     }
 
+    /// The provider token to send, for token authentication.
+    private func currentToken() throws(APNsClientError) -> ProviderToken? {
+        guard case .token(let source) = configuration.authentication else { return nil }
+        do {
+            return try source.currentToken()
+        } catch {
+            throw .credentials(error.description)
+        }
+    }
+
+    /// Copies what an answer says into a result.
+    static func record(_ response: APNsConnection.Response, in result: inout APNsResult) {
+        result.status = response.status
+        result.apnsID = response.headers[HeaderName.id]
+        result.uniqueID = response.headers[HeaderName.uniqueID]
+        let errorBody = response.status == 200 ? nil : APNsErrorBody(bytes: response.body)
+        result.reason = errorBody?.reason
+        result.timestamp = errorBody?.date
+    }
+
     /// Sends every notification of a sequence, as many at once as the connections allow, and
     /// yields each result as it comes (not in the sequence's order).
+    ///
+    /// First attempts run without a task each: a notification is written from the event loop
+    /// and its 200 answer becomes a result there. Anything else (an error answer, a timeout, a
+    /// lost connection) goes to ``send(_:)``'s logic in a task, with the attempt already made.
     public func send<Notifications: AsyncSequence & Sendable>(all notifications: Notifications) -> AsyncThrowingStream<APNsResult, any Error>
     where Notifications.Element == PushNotification {
-        let limit = configuration.connections * configuration.streamsPerConnection
+        let limit = 2 * configuration.connections * configuration.streamsPerConnection
         return AsyncThrowingStream { continuation in
+            let tracker = BulkTracker(continuation: continuation, limit: limit)
             let task = Task {
                 do {
-                    try await withThrowingTaskGroup(of: APNsResult.self) { group in
-                        var running = 0
-                        for try await notification in notifications {
-                            if running >= limit, let done = try await group.next() {
-                                continuation.yield(done)
-                                running -= 1
-                            }
-                            group.addTask { await self.send(notification) }
-                            running += 1
+                    for try await notification in notifications {
+                        try Task.checkCancellation()
+                        await tracker.waitForRoom()
+                        tracker.begin()
+                        // No connection or no credentials now: the full path retries and reports.
+                        let connection: APNsConnection
+                        do {
+                            connection = try await pool.acquire()
+                        } catch {
+                            Task { tracker.finish(await self.send(notification)) }
+                            continue
                         }
-                        for try await done in group { continuation.yield(done) }
+                        let token: ProviderToken?
+                        do {
+                            token = try currentToken()
+                        } catch {
+                            pool.release()
+                            Task { tracker.finish(await self.send(notification)) }
+                            continue
+                        }
+                        startFirstAttempt(notification, token: token, on: connection, tracker: tracker)
                     }
-                    continuation.finish()
+                    tracker.inputDone()
                 } catch {
-                    continuation.finish(throwing: error)
+                    tracker.fail(error)
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func startFirstAttempt(_ notification: PushNotification, token: ProviderToken?, on connection: APNsConnection, tracker: BulkTracker) {
+        let start = ContinuousClock.now
+        let request = APNsConnection.Request(
+            path: notification.path, headers: notification.headers.fields(authorization: token?.authorization), body: notification.body.bytes
+        )
+        connection.start(request, timeout: configuration.requestTimeout) { [pool] outcome in
+            pool.release()
+            if case .success(let response) = outcome, response.status == 200 {
+                var result = APNsResult(deviceToken: notification.deviceToken, attempts: 1, latency: ContinuousClock.now - start)
+                Self.record(response, in: &result)
+                tracker.finish(result)
+            } else {
+                Task { tracker.finish(await self.send(notification, after: FirstAttempt(outcome: outcome, token: token, start: start))) }
+            }
         }
     }
 

@@ -117,6 +117,22 @@ final class APNsConnection: Sendable {
         }
     }
 
+    /// Starts a request without waiting: `completion` runs on the connection's event loop with
+    /// the answer or the failure.
+    func start(_ request: Request, timeout: Duration, completion: @escaping @Sendable (Result<Response, Failure>) -> Void) {
+        inFlightCount.add(1, ordering: .relaxed)
+        let handler = self.handler
+        let eventLoop = channel.eventLoop
+        let amount = TimeAmount(timeout)
+        let work: @Sendable () -> Void = { [self] in
+            handler.value.send(request, timeout: amount, on: eventLoop).whenComplete { result in
+                self.inFlightCount.subtract(1, ordering: .relaxed)
+                completion(result.mapError { ($0 as? Failure) ?? .lost("\($0)") })
+            }
+        }
+        if eventLoop.inEventLoop { work() } else { eventLoop.execute(work) }
+    }
+
     /// Closes the connection; streams in flight fail.
     func close() {
         channel.close(promise: nil)
