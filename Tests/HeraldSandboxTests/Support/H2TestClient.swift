@@ -26,8 +26,7 @@ final class H2TestClient: Sendable {
     static func connect(port: Int, group: any EventLoopGroup, trusting certificatePath: String? = nil, clientCertificate: (cert: String, key: String)? = nil,
         validatingHeaders: Bool = true
     ) async throws -> H2TestClient {
-        var tlsContext: NIOSSLContext?
-        if let certificatePath {
+        let tlsContext: NIOSSLContext? = try certificatePath.map { certificatePath in
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .file(certificatePath)
             tls.applicationProtocols = ["h2"]
@@ -35,7 +34,7 @@ final class H2TestClient: Sendable {
                 tls.certificateChain = try NIOSSLCertificate.fromPEMFile(clientCertificate.cert).map { .certificate($0) }
                 tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: clientCertificate.key, format: .pem))
             }
-            tlsContext = try NIOSSLContext(configuration: tls)
+            return try NIOSSLContext(configuration: tls)
         }
         // The handler is captured as the pipeline is built: a connection the server closes at
         // once (an idle timeout, say) no longer has it in its pipeline afterwards.
