@@ -100,7 +100,7 @@ public final class APNsClient: Sendable {
                 do {
                     token = try currentToken()
                 } catch {
-                    pool.release()
+                    pool.release(connection)
                     result.failure = error
                     break
                 }
@@ -112,7 +112,7 @@ public final class APNsClient: Sendable {
                 } catch {
                     outcome = .failure(error)
                 }
-                pool.release()
+                pool.release(connection)
             }
 
             switch outcome {
@@ -203,7 +203,7 @@ public final class APNsClient: Sendable {
                         do {
                             token = try currentToken()
                         } catch {
-                            pool.release()
+                            pool.release(connection)
                             Task { tracker.finish(await self.send(notification)) }
                             continue
                         }
@@ -224,7 +224,7 @@ public final class APNsClient: Sendable {
             path: notification.path, headers: notification.headers.fields(authorization: token?.authorization), body: notification.body.bytes
         )
         connection.start(request, timeout: configuration.requestTimeout) { [pool] outcome in
-            pool.release()
+            pool.release(connection)
             if case .success(let response) = outcome, response.status == 200 {
                 var result = APNsResult(deviceToken: notification.deviceToken, attempts: 1, latency: ContinuousClock.now - start)
                 Self.record(response, in: &result)

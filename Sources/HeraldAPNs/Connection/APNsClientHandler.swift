@@ -16,6 +16,10 @@ final class APNsClientHandler: ChannelInboundHandler {
         var timer: Scheduled<Void>?
     }
 
+    /// Stream ids end at 2^31 - 1; a connection that used them all is retired (its requests
+    /// go to another connection).
+    static let lastStreamID = Int(Int32.max) - 2
+
     private let authority: String
     private let status: ConnectionStatus
     private var context: ChannelHandlerContext?
@@ -48,6 +52,8 @@ final class APNsClientHandler: ChannelInboundHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         pingTimer?.cancel()
         pingDeadline?.cancel()
+        settleReady(APNsClientError.connectionFailed("the connection closed before its HTTP/2 settings"))
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -88,7 +94,8 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     /// Sends a request on a new stream; the future fails with ``APNsConnection/Failure``.
     func send(_ request: APNsConnection.Request, timeout: TimeAmount, on eventLoop: any EventLoop) -> EventLoopFuture<APNsConnection.Response> {
-        guard let context, !closed, goAwayLastStreamID == nil else {
+        guard let context, !closed, goAwayLastStreamID == nil, nextStreamID < Self.lastStreamID else {
+            if nextStreamID >= Self.lastStreamID { status.update { $0.closed = true } }
             return eventLoop.makeFailedFuture(APNsConnection.Failure.notProcessed)
         }
         let promise = eventLoop.makePromise(of: APNsConnection.Response.self)
@@ -154,6 +161,7 @@ final class APNsClientHandler: ChannelInboundHandler {
             }
             // Streams above the last one were never processed: resend them elsewhere.
             for streamID in pending.keys where streamID > lastStreamID { fail(streamID, with: .notProcessed) }
+            closeIfDrainedAfterGoAway()
         case .settings(.settings(let settings)):
             for setting in settings where setting.parameter == .maxConcurrentStreams {
                 status.update { $0.maxConcurrentStreams = setting.value }
@@ -180,6 +188,8 @@ final class APNsClientHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A stream error concerns one stream (a late frame for a reset one, say), not the connection.
+        if error is NIOHTTP2Errors.StreamError { return }
         // A broken connection (TLS refused, garbage): say why to whoever waits for it to be
         // ready, then close it, which fails what is pending.
         settleReady(APNsClientError.connectionFailed("\(error)"))
@@ -208,11 +218,19 @@ final class APNsClientHandler: ChannelInboundHandler {
         guard let entry = pending.removeValue(forKey: streamID) else { return }
         entry.timer?.cancel()
         entry.promise.succeed(entry.response)
+        closeIfDrainedAfterGoAway()
     }
 
     private func fail(_ streamID: HTTP2StreamID, with failure: APNsConnection.Failure) {
         guard let entry = pending.removeValue(forKey: streamID) else { return }
         entry.timer?.cancel()
         entry.promise.fail(failure)
+        closeIfDrainedAfterGoAway()
+    }
+
+    /// A connection that got GOAWAY is closed by this side once its last answers are in.
+    private func closeIfDrainedAfterGoAway() {
+        guard goAwayLastStreamID != nil, pending.isEmpty, !closed, let context else { return }
+        context.close(promise: nil)
     }
 }

@@ -42,8 +42,13 @@ final class APNsConnection: Sendable {
         self.status = status
     }
 
-    /// Requests in flight on this connection.
+    /// Requests in flight on this connection (reserved by the pool when it hands the
+    /// connection out, given back when the pool takes the room back).
     var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
+
+    func reserve() { inFlightCount.add(1, ordering: .relaxed) }
+
+    func unreserve() { inFlightCount.subtract(1, ordering: .relaxed) }
 
     /// False once the connection is closed or the server said GOAWAY.
     var isUsable: Bool {
@@ -69,9 +74,13 @@ final class APNsConnection: Sendable {
                             try pipeline.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname))
                         }
                         // Requests are built here from checked parts, so the generic header validation is skipped.
-                        try pipeline.addHandler(NIOHTTP2Handler(
-                            mode: .client, initialSettings: nioDefaultSettings, headerBlockValidation: .disabled, contentLengthValidation: .disabled
-                        ))
+                        var http2 = NIOHTTP2Handler.ConnectionConfiguration()
+                        http2.headerBlockValidation = .disabled
+                        http2.contentLengthValidation = .disabled
+                        // Streams reset by a timeout may still get late frames; remember enough
+                        // of them that those are ignored rather than taken as a connection error.
+                        http2.maximumRecentlyResetStreams = 4096
+                        try pipeline.addHandler(NIOHTTP2Handler(mode: .client, frameDelegate: nil, connectionConfiguration: http2))
                         let handler = APNsClientHandler(
                             authority: host, status: status, pingInterval: pingInterval.map(TimeAmount.init), pingTimeout: TimeAmount(pingTimeout)
                         )
@@ -87,7 +96,8 @@ final class APNsConnection: Sendable {
                 }
                 return handler.value.readyFuture!
             }
-                .flatMapError { error in
+                .flatMapError { (error: any Error) -> EventLoopFuture<Void> in
+                    channel.close(promise: nil)
                     var why = "closed before its HTTP/2 settings"
                     if case .connectionFailed(let inner) = error as? APNsClientError { why = inner }
                     return channel.eventLoop.makeFailedFuture(APNsClientError.connectionFailed("\(host):\(port): \(why)"))
@@ -103,8 +113,6 @@ final class APNsConnection: Sendable {
 
     /// Sends one request on a new stream and waits (at most `timeout`) for its answer.
     func send(_ request: Request, timeout: Duration) async throws(Failure) -> Response {
-        inFlightCount.add(1, ordering: .relaxed)
-        defer { inFlightCount.subtract(1, ordering: .relaxed) }
         let handler = self.handler
         let eventLoop = channel.eventLoop
         let amount = TimeAmount(timeout)
@@ -120,13 +128,11 @@ final class APNsConnection: Sendable {
     /// Starts a request without waiting: `completion` runs on the connection's event loop with
     /// the answer or the failure.
     func start(_ request: Request, timeout: Duration, completion: @escaping @Sendable (Result<Response, Failure>) -> Void) {
-        inFlightCount.add(1, ordering: .relaxed)
         let handler = self.handler
         let eventLoop = channel.eventLoop
         let amount = TimeAmount(timeout)
-        let work: @Sendable () -> Void = { [self] in
+        let work: @Sendable () -> Void = {
             handler.value.send(request, timeout: amount, on: eventLoop).whenComplete { result in
-                self.inFlightCount.subtract(1, ordering: .relaxed)
                 completion(result.mapError { ($0 as? Failure) ?? .lost("\($0)") })
             }
         }

@@ -26,6 +26,8 @@ final class ConnectionPool: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
         var drained: [CheckedContinuation<Void, Never>] = []
         var isShutDown = false
+        /// Connections taken out of use (GOAWAY, closed); shutdown closes any still open.
+        var retired: [APNsConnection] = []
     }
 
     private let state = Mutex(State())
@@ -58,10 +60,12 @@ final class ConnectionPool: Sendable {
             let pick: Pick = state.withLock { state in
                 if state.isShutDown { return .shutDown }
                 guard state.inFlight < target * streamsPerConnection else { return .wait }
+                state.retired += state.connections.filter { !$0.isUsable }
                 state.connections.removeAll { !$0.isUsable }
                 let best = state.connections.min { $0.inFlight < $1.inFlight }
                 if let best, best.inFlight < room(on: best) || state.connections.count >= target {
                     state.inFlight += 1
+                    best.reserve()
                     return .connection(best)
                 }
                 return .connect
@@ -83,13 +87,37 @@ final class ConnectionPool: Sendable {
                     if resumeNow { continuation.resume() }
                 }
             case .connect:
-                _ = try await connect()
+                do {
+                    _ = try await connect()
+                } catch {
+                    // Another connection would not open: use a working one if there is one,
+                    // else give up, and let the next waiter try (this one took no room).
+                    let fallback: APNsConnection? = state.withLock { state in
+                        guard state.inFlight < target * streamsPerConnection,
+                            let best = state.connections.filter(\.isUsable).min(by: { $0.inFlight < $1.inFlight })
+                        else { return nil }
+                        state.inFlight += 1
+                        best.reserve()
+                        return best
+                    }
+                    if let fallback { return fallback }
+                    wakeOneWaiter()
+                    throw error
+                }
             }
         }
     }
 
-    /// Gives back the room taken by ``acquire()``.
-    func release() {
+    private func wakeOneWaiter() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.waiting.isEmpty ? nil : state.waiting.removeFirst()
+        }
+        waiter?.resume()
+    }
+
+    /// Gives back the room taken by ``acquire()`` on `connection`.
+    func release(_ connection: APNsConnection) {
+        connection.unreserve()
         let (waiter, drained): (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
             state.inFlight -= 1
             let waiter = state.waiting.isEmpty ? nil : state.waiting.removeFirst()
@@ -106,7 +134,11 @@ final class ConnectionPool: Sendable {
 
     /// Opens every connection now instead of on first use.
     func warmUp() async throws(APNsClientError) {
+        // Bounded: a server that accepts and closes at once must not keep this looping.
+        var tries = 0
         while openConnections < target {
+            tries += 1
+            if tries > 3 * target { throw .connectionFailed("\(host):\(port): connections close as soon as they open") }
             _ = try await connect()
         }
     }
@@ -131,8 +163,11 @@ final class ConnectionPool: Sendable {
             if done { continuation.resume() }
         }
         let connections = state.withLock { state in
-            defer { state.connections = [] }
-            return state.connections
+            defer {
+                state.connections = []
+                state.retired = []
+            }
+            return state.connections + state.retired
         }
         connections.forEach { $0.close() }
     }
