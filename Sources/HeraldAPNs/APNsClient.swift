@@ -52,6 +52,7 @@ public final class APNsClient: Sendable {
 
     /// A first attempt made by the bulk path, handed over when its answer was not a plain 200.
     struct FirstAttempt: Sendable {
+        var connection: APNsConnection
         var outcome: Result<APNsConnection.Response, APNsConnection.Failure>
         var token: ProviderToken?
         var start: ContinuousClock.Instant
@@ -72,6 +73,7 @@ public final class APNsClient: Sendable {
         var tokenRenewed = false
         var resends = 0
         var carried = first
+        var lastConnection = first?.connection
         let body = notification.body.bytes
 
         while true {
@@ -97,6 +99,7 @@ public final class APNsClient: Sendable {
                     break
                 }
                 result.attempts += 1
+                lastConnection = connection
                 do {
                     token = try currentToken()
                 } catch {
@@ -127,6 +130,9 @@ public final class APNsClient: Sendable {
                     continue
                 }
                 guard advice == .afterBackoff || advice == .onNewConnection, result.attempts < policy.maximumAttempts else { break }
+                // The server is closing that connection (Shutdown, IdleTimeout): do not let the
+                // retry race its GOAWAY onto it.
+                if advice == .onNewConnection { lastConnection?.retire() }
                 if advice == .afterBackoff { try? await Task.sleep(for: backoff(after: result.attempts)) }
                 continue
             case .failure(.notProcessed):
@@ -230,7 +236,7 @@ public final class APNsClient: Sendable {
                 Self.record(response, in: &result)
                 tracker.finish(result)
             } else {
-                Task { tracker.finish(await self.send(notification, after: FirstAttempt(outcome: outcome, token: token, start: start))) }
+                Task { tracker.finish(await self.send(notification, after: FirstAttempt(connection: connection, outcome: outcome, token: token, start: start))) }
             }
         }
     }

@@ -46,6 +46,12 @@ final class APNsConnection: Sendable {
     /// connection out, given back when the pool takes the room back).
     var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
 
+    /// Takes the connection out of use (the server said it is closing it); requests in flight
+    /// still get their answers.
+    func retire() {
+        status.update { $0.closed = true }
+    }
+
     func reserve() { inFlightCount.add(1, ordering: .relaxed) }
 
     func unreserve() { inFlightCount.subtract(1, ordering: .relaxed) }
