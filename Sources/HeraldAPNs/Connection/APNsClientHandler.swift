@@ -14,6 +14,9 @@ final class APNsClientHandler: ChannelInboundHandler {
         var promise: EventLoopPromise<APNsConnection.Response>
         var response = APNsConnection.Response(status: 0, headers: [:], body: [])
         var timer: Scheduled<Void>?
+        /// True once HEADERS left this side; until then the stream waits in NIO's buffer for
+        /// room under the server's stream limit.
+        var written = false
     }
 
     /// Stream ids end at 2^31 - 1; a connection that used them all is retired (its requests
@@ -112,15 +115,21 @@ final class APNsClientHandler: ChannelInboundHandler {
         for (name, value) in request.headers { fields.add(name: name, value: value) }
         var entry = Pending(promise: promise)
         entry.timer = eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
-            guard pending.removeValue(forKey: streamID) != nil else { return }
-            promise.fail(APNsConnection.Failure.timeout)
+            guard let entry = pending.removeValue(forKey: streamID) else { return }
+            // A request still waiting in the buffer never reached the server: the RST_STREAM
+            // below drops it there, and it is resent elsewhere rather than counted as timed out.
+            promise.fail(entry.written ? APNsConnection.Failure.timeout : APNsConnection.Failure.notProcessed)
             context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+            closeIfDrainedAfterGoAway()
         }
         pending[streamID] = entry
         let headersWritten = eventLoop.makePromise(of: Void.self)
-        headersWritten.futureResult.assumeIsolated().whenFailure { [self] error in
+        headersWritten.futureResult.assumeIsolated().whenComplete { [self] result in
+            switch result {
+            case .success: pending[streamID]?.written = true
             // Never left this side (buffered, then the connection went away): not processed.
-            fail(streamID, with: .notProcessed)
+            case .failure: fail(streamID, with: .notProcessed)
+            }
         }
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: fields, endStream: request.body.isEmpty)))), promise: headersWritten)
         if !request.body.isEmpty {
