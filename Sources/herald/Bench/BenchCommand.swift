@@ -76,7 +76,13 @@ struct BenchCommand: AsyncParsableCommand {
             endpoint: endpoint, transport: transport, authentication: .token(ProviderTokenSource(key: key)),
             connections: connections, streamsPerConnection: streams, retry: .never
         ))
-        try await client.connect()
+        do {
+            try await client.connect()
+        } catch {
+            try? await client.shutdown()
+            try? await sandbox?.shutdown()
+            throw CommandError(error.description).exit(command: "bench")
+        }
 
         let tokens = try (0..<devices).map { try DeviceToken(parsing: String(format: "%08x", $0) + String(repeating: "ab", count: 28)) }
         let headers = NotificationHeaders(pushType: .alert, topic: "com.example.app", priority: .immediate)
