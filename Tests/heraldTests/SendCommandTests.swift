@@ -115,3 +115,32 @@ import Testing
         #expect(ProgressLine.text(done: 0, total: 10, elapsed: .zero) == "[░░░░░░░░░░░░░░░░░░░░░░░░] 0/10  0/s  ETA ?")
     }
 }
+
+@Suite(.serialized) struct SendCertificateTests {
+    @Test func aP12CertificateFromKeychainAccess() async throws {
+        let target = try await SendCommandTests().start()
+        let prefix = target.folder.appendingPathComponent("push").path
+        let made = try HeraldCLI.run(["sandbox", "client-cert", "--bundle-id", "com.example.app", "--out", prefix])
+        #expect(made.status == 0, "\(made.stderr)")
+        let both = prefix + ".both.pem"
+        try (String(contentsOfFile: prefix + ".cert.pem", encoding: .utf8) + String(contentsOfFile: prefix + ".key.pem", encoding: .utf8))
+            .write(toFile: both, atomically: true, encoding: .utf8)
+        let exported = try runTool("/usr/bin/openssl", ["pkcs12", "-export", "-in", both, "-out", prefix + ".p12", "-passout", "pass:s3cret"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+
+        let token = String(repeating: "9a", count: 32)
+        let sent = try HeraldCLI.run([
+            "send", "--url", "https://127.0.0.1:\(target.port)", "--cacert", target.certificate,
+            "--cert", prefix + ".p12", "--cert-password", "s3cret", "--bundle-id", "com.example.app",
+            "--title", "Over", "--body", "a p12", "--token", token,
+        ])
+        #expect(sent.status == 0 && sent.stdout.hasPrefix("200 "), "\(sent.stdout) \(sent.stderr)")
+        #expect(try target.received(token).contains("a p12"))
+        let wrong = try HeraldCLI.run([
+            "send", "--url", "https://127.0.0.1:\(target.port)", "--cacert", target.certificate,
+            "--cert", prefix + ".p12", "--cert-password", "nope", "--bundle-id", "com.example.app", "--title", "x", "--body", "y", "--token", token,
+        ])
+        #expect(wrong.status == 64 && wrong.stderr.contains("cannot open the PKCS#12 file"), "\(wrong.stderr)")
+        _ = await target.sandbox.terminate()
+    }
+}
