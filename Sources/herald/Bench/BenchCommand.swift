@@ -46,7 +46,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if count < 1 || connections < 1 || streams < 1 || devices < 1 { throw ValidationError("--count, --connections, --streams and --devices must be at least 1") }
-        if let url, !(url.hasPrefix("https://") || url.hasPrefix("http://")) { throw ValidationError("--url must start with https:// or http://") }
+        if let url, APNsServerURL(url) == nil { throw ValidationError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'") }
     }
 
     func run() async throws {
@@ -54,9 +54,12 @@ struct BenchCommand: AsyncParsableCommand {
         var sandbox: Sandbox?
         let endpoint: APNsClientConfiguration.Endpoint
         let transport: APNsClientConfiguration.Transport
-        if let url, let components = URLComponents(string: url), let host = components.host {
-            endpoint = .custom(host: host, port: components.port ?? (url.hasPrefix("https") ? 443 : 80))
-            transport = url.hasPrefix("http://") ? .cleartext : .tls(trustedCertificate: cacert)
+        if let url {
+            guard let server = APNsServerURL(url) else {
+                throw CommandError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'").exit(command: "bench")
+            }
+            endpoint = server.endpoint
+            transport = server.transport(trustedCertificate: cacert)
         } else {
             var logger = Logger(label: "herald.bench.sandbox")
             logger.logLevel = .error
@@ -92,7 +95,7 @@ struct BenchCommand: AsyncParsableCommand {
         let start = ContinuousClock.now
         let stream = client.send(all: LazyNotifications(count: total, tokens: tokens, body: body, headers: headers))
         for try await result in stream {
-            histogram.record(microseconds: Int(result.latency.components.seconds) * 1_000_000 + Int(result.latency.components.attoseconds / 1_000_000_000_000))
+            histogram.record(microseconds: Int(result.latency.inMilliseconds * 1000))
             if !result.isSuccess {
                 failures[result.reason?.rawValue ?? result.failure?.description ?? "HTTP \(result.status ?? 0)", default: 0] += 1
             }
@@ -101,7 +104,7 @@ struct BenchCommand: AsyncParsableCommand {
         try await client.shutdown()
         try await sandbox?.shutdown()
 
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let report = BenchReport(
             notifications: total, connections: connections, streams: streams, payloadBytes: body.count, seconds: seconds,
             perSecond: Double(total) / seconds, p50Milliseconds: Double(histogram.percentile(0.5)) / 1000,

@@ -34,7 +34,7 @@ struct ProgressLine {
     static func text(done: Int, total: Int, elapsed: Duration) -> String {
         let width = 24
         let filled = total > 0 ? min(width, done * width / total) : width
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let rate = seconds > 0 ? Double(done) / seconds : 0
         let remaining = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : nil
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)

@@ -183,10 +183,11 @@ struct SendCommand: AsyncParsableCommand {
             }
         }
 
+        let (endpoint, transport) = try server()
         let client: APNsClient
         do {
             client = try APNsClient(configuration: APNsClientConfiguration(
-                endpoint: try endpoint(), transport: try transport(),
+                endpoint: endpoint, transport: transport,
                 authentication: try credentials(environment: environment), connections: connections,
                 requestTimeout: .milliseconds(Int64(timeout * 1000)), retry: RetryPolicy(maximumAttempts: attempts)
             ))
@@ -289,22 +290,14 @@ struct SendCommand: AsyncParsableCommand {
             .filter { !$0.isEmpty }
     }
 
-    private func endpoint() throws -> APNsClientConfiguration.Endpoint {
-        if production { return .apple(.production) }
-        if let url {
-            guard let components = URLComponents(string: url), let scheme = components.scheme, ["https", "http"].contains(scheme),
-                let host = components.host, !host.isEmpty
-            else {
-                throw CommandError("--url must look like https://host:port or http://host:port; got '\(url)'").exit(command: "send")
-            }
-            return .custom(host: host, port: components.port ?? (scheme == "https" ? 443 : 80))
+    /// Where to send: `--production`, `--url`, or Apple's development APNs (the default).
+    private func server() throws -> (APNsClientConfiguration.Endpoint, APNsClientConfiguration.Transport) {
+        if production { return (.apple(.production), .tls(trustedCertificate: cacert)) }
+        guard let url else { return (.apple(.development), .tls(trustedCertificate: cacert)) }
+        guard let server = APNsServerURL(url) else {
+            throw CommandError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'").exit(command: "send")
         }
-        return .apple(.development)
-    }
-
-    private func transport() throws -> APNsClientConfiguration.Transport {
-        if let url, url.hasPrefix("http://") { return .cleartext }
-        return .tls(trustedCertificate: cacert)
+        return (server.endpoint, server.transport(trustedCertificate: cacert))
     }
 
     private func credentials(environment: [String: String]) throws -> APNsClientConfiguration.Authentication {

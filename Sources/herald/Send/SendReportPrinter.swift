@@ -13,7 +13,7 @@ struct SendReportPrinter {
             return
         }
         let token = Self.short(result.deviceToken.hex)
-        let latency = "\(Int((Double(result.latency.components.attoseconds) / 1e15 + Double(result.latency.components.seconds) * 1000).rounded())) ms"
+        let latency = "\(Int(result.latency.inMilliseconds.rounded())) ms"
         let attempts = result.attempts > 1 ? " after \(result.attempts) attempts" : ""
         if let status = result.status {
             var line = "\(status) \(token)"
@@ -39,7 +39,7 @@ struct SendReportPrinter {
 
     /// Totals: sent, succeeded, failed by reason, rate.
     func summary(results: [APNsResult], rejected: Int, elapsed: Duration) {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let succeeded = results.filter(\.isSuccess).count
         var failures: [String: Int] = [:]
         for result in results where !result.isSuccess {
@@ -92,7 +92,7 @@ struct SendReportPrinter {
             uniqueID = result.uniqueID
             timestamp = result.timestamp.map { ISO8601DateFormatter().string(from: $0) }
             attempts = result.attempts
-            latencyMilliseconds = (Double(result.latency.components.seconds) * 1000 + Double(result.latency.components.attoseconds) / 1e15)
+            latencyMilliseconds = result.latency.inMilliseconds
             error = result.failure?.description
         }
 
