@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "HeraldCore", targets: ["HeraldCore"]),
+        .library(name: "HeraldHTTP2", targets: ["HeraldHTTP2"]),
         .library(name: "HeraldSandbox", targets: ["HeraldSandbox"]),
         .library(name: "HeraldAPNs", targets: ["HeraldAPNs"]),
         .executable(name: "herald", targets: ["herald"]),
@@ -28,9 +29,18 @@ let package = Package(
             ]
         ),
         .target(
+            name: "HeraldHTTP2",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
+        .target(
             name: "HeraldSandbox",
             dependencies: [
                 "HeraldCore",
+                "HeraldHTTP2",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -47,6 +57,7 @@ let package = Package(
             name: "HeraldAPNs",
             dependencies: [
                 "HeraldCore",
+                "HeraldHTTP2",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -67,6 +78,16 @@ let package = Package(
         .testTarget(
             name: "HeraldCoreTests",
             dependencies: ["HeraldCore"]
+        ),
+        .testTarget(
+            name: "HeraldHTTP2Tests",
+            dependencies: [
+                "HeraldHTTP2",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
         ),
         .testTarget(
             name: "HeraldSandboxTests",

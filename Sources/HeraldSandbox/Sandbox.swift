@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import Logging
 import NIOCore
+import HeraldHTTP2
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
@@ -84,13 +85,10 @@ public final class Sandbox: Sendable {
                             promise.succeed(.certificateVerified)
                         }))
                     }
-                    let settings: HTTP2Settings = [
-                        HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
-                        HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
-                    ]
-                    // Header blocks are checked by APNsConnectionHandler as it reads them (cheaper).
-                    try pipeline.addHandler(NIOHTTP2Handler(
-                        mode: .server, initialSettings: settings, headerBlockValidation: .disabled, contentLengthValidation: .disabled
+                    // One stream until the first valid token (APNsConnectionHandler raises it); header
+                    // blocks are checked by APNsConnectionHandler as it reads them.
+                    try pipeline.addHandler(HTTP2FramingHandler(
+                        role: .server, configuration: HTTP2FramingConfiguration(maxConcurrentStreams: 1, maxHeaderListSize: 16 * 1024)
                     ))
                     try pipeline.addHandler(APNsConnectionHandler(
                         evaluator: evaluator, authentication: ConnectionAuthentication(),

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldHTTP2
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
@@ -14,8 +15,8 @@ final class APNsClientHandler: ChannelInboundHandler {
         var promise: EventLoopPromise<APNsConnection.Response>
         var response = APNsConnection.Response(status: 0, headers: [:], body: [])
         var timer: Scheduled<Void>?
-        /// True once HEADERS left this side; until then the stream waits in NIO's buffer for
-        /// room under the server's stream limit.
+        /// True once HEADERS left this side; until then the stream waits in the framing layer
+        /// for room under the server's stream limit.
         var written = false
     }
 
@@ -116,8 +117,9 @@ final class APNsClientHandler: ChannelInboundHandler {
         var entry = Pending(promise: promise)
         entry.timer = eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             guard let entry = pending.removeValue(forKey: streamID) else { return }
-            // A request still waiting in the buffer never reached the server: the RST_STREAM
-            // below drops it there, and it is resent elsewhere rather than counted as timed out.
+            // A request still waiting to open never reached the server: the RST_STREAM below
+            // drops it in the framing layer, and it is resent elsewhere rather than counted as
+            // timed out.
             promise.fail(entry.written ? APNsConnection.Failure.timeout : APNsConnection.Failure.notProcessed)
             context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
             closeIfDrainedAfterGoAway()
@@ -197,8 +199,6 @@ final class APNsClientHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A stream error concerns one stream (a late frame for a reset one, say), not the connection.
-        if error is NIOHTTP2Errors.StreamError { return }
         // A broken connection (TLS refused, garbage): say why to whoever waits for it to be
         // ready, then close it, which fails what is pending.
         settleReady(APNsClientError.connectionFailed("\(error)"))

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import NIOCore
+import HeraldHTTP2
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
@@ -79,14 +80,7 @@ final class APNsConnection: Sendable {
                         if let tlsContext {
                             try pipeline.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname))
                         }
-                        // Requests are built here from checked parts, so the generic header validation is skipped.
-                        var http2 = NIOHTTP2Handler.ConnectionConfiguration()
-                        http2.headerBlockValidation = .disabled
-                        http2.contentLengthValidation = .disabled
-                        // Streams reset by a timeout may still get late frames; remember enough
-                        // of them that those are ignored rather than taken as a connection error.
-                        http2.maximumRecentlyResetStreams = 4096
-                        try pipeline.addHandler(NIOHTTP2Handler(mode: .client, frameDelegate: nil, connectionConfiguration: http2))
+                        try pipeline.addHandler(HTTP2FramingHandler(role: .client))
                         let handler = APNsClientHandler(
                             authority: host, status: status, pingInterval: pingInterval.map(TimeAmount.init), pingTimeout: TimeAmount(pingTimeout)
                         )

@@ -7,9 +7,9 @@ import NIOSSL
 import NIOTLS
 
 /// Speaks APNs on one HTTP/2 connection, at the frame level: it gathers each stream's headers and
-/// body, has ``RequestEvaluator`` answer them, and writes the answer (plus SETTINGS, GOAWAY and
-/// connection flow control) itself. Working below the stream-channel multiplexer keeps the cost
-/// per request low.
+/// body, has ``RequestEvaluator`` answer them, and writes the answer (plus SETTINGS and GOAWAY)
+/// itself. It sits on ``HTTP2FramingHandler``, which keeps HTTP/2's own rules (flow control,
+/// stream limits, acknowledgements), so the cost per request stays low.
 final class APNsConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
@@ -17,8 +17,6 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// The largest body buffered for one stream; APNs' limit is 5120, so more is answered with
     /// `PayloadTooLarge` without waiting for the rest.
     static let maximumBufferedBody = 16 * 1024
-    /// Connection window increment sent once consumed bytes reach it.
-    static let windowUpdateThreshold = 32 * 1024
 
     private struct PendingStream {
         var method = ""
@@ -35,7 +33,6 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let idleTimeout: TimeAmount?
     private let onRequest: (@Sendable (SandboxRequestLog) -> Void)?
     private var streams: [HTTP2StreamID: PendingStream] = [:]
-    private var consumedBytes = 0
     private var needsFlush = false
     private var closing = false
     /// The highest stream the client opened; GOAWAY names it as the last one processed.
@@ -85,12 +82,6 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             if headers.endStream { finish(frame.streamID, context: context) }
         case .data(let data):
             guard case .byteBuffer(let buffer) = data.data else { break }
-            consumedBytes += buffer.readableBytes + (data.paddingBytes ?? 0)
-            if consumedBytes >= Self.windowUpdateThreshold {
-                context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumedBytes))), promise: nil)
-                consumedBytes = 0
-                needsFlush = true
-            }
             guard var stream = streams[frame.streamID], !stream.answered else { break }
             if stream.body.count + buffer.readableBytes > Self.maximumBufferedBody {
                 stream.body.append(contentsOf: buffer.readableBytesView.prefix(Self.maximumBufferedBody - stream.body.count + 1))

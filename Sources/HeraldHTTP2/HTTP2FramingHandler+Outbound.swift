@@ -1,0 +1,257 @@
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+extension HTTP2FramingHandler {
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !finished else {
+            promise?.fail(HTTP2WriteError.connectionClosed)
+            return
+        }
+        let frame = unwrapOutboundIn(data)
+        switch frame.payload {
+        case .headers, .data:
+            writeStreamFrame(frame, promise: promise)
+        case .rstStream(let code):
+            writeResetStream(frame.streamID, code: code, promise: promise)
+        case .settings(.settings(let settings)):
+            let known = settings.compactMap { setting in setting.parameter.code.map { ($0, setting.value) } }
+            outbound.writeFrameHeader(length: known.count * 6, type: FrameType.settings, streamID: .rootStream)
+            for (code, value) in known {
+                outbound.writeInteger(code)
+                outbound.writeInteger(UInt32(truncatingIfNeeded: value))
+                // Applied at once: a peer that has not yet seen a lower limit is refused and retries.
+                if code == 3 { localMaxConcurrentStreams = value }
+            }
+            append(promise)
+        case .settings(.ack):
+            outbound.writeFrameHeader(length: 0, type: FrameType.settings, flags: FrameFlag.ack, streamID: .rootStream)
+            append(promise)
+        case .ping(let data, let ack):
+            encodePing(data.integer, ack: ack)
+            append(promise)
+        case .goAway(let lastStreamID, let code, let opaqueData):
+            encodeGoAway(lastStreamID: lastStreamID, code: code, debugData: opaqueData.map { Array($0.readableBytesView) } ?? [])
+            append(promise)
+        case .windowUpdate(let increment):
+            encodeWindowUpdate(streamID: frame.streamID, increment: increment)
+            append(promise)
+        default:
+            promise?.fail(HTTP2WriteError.unsupportedFrame)
+        }
+    }
+
+    /// HEADERS or DATA: opens the stream if it is a new one of this side, waits if the peer's
+    /// stream limit is reached, respects flow control.
+    func writeStreamFrame(_ frame: HTTP2Frame, promise: EventLoopPromise<Void>?) {
+        let streamID = frame.streamID
+        if !pendingOpens.isEmpty, let index = pendingOpens.firstIndex(where: { $0.streamID == streamID }) {
+            pendingOpens[index].frames.append((frame, promise))
+            return
+        }
+        if streams[streamID] == nil, !isPeerInitiated(streamID), streamID > highestLocalStreamID {
+            guard case .headers = frame.payload, role == .client, goAwayReceived == nil else {
+                promise?.fail(HTTP2WriteError.streamNotOpened)
+                return
+            }
+            guard localOpenCount < peerMaxConcurrentStreams, pendingOpens.isEmpty else {
+                pendingOpens.append(PendingOpen(streamID: streamID, frames: [(frame, promise)]))
+                return
+            }
+            openLocalStream(streamID)
+        }
+        guard var state = streams[streamID], !state.localClosed else {
+            promise?.fail(HTTP2WriteError.streamClosed)
+            return
+        }
+        switch frame.payload {
+        case .headers(let headers):
+            do {
+                try encodeHeaders(headers.headers, streamID: streamID, endStream: headers.endStream)
+            } catch {
+                promise?.fail(error)
+                return
+            }
+            append(promise)
+            state.localClosed = headers.endStream
+        case .data(let data):
+            guard case .byteBuffer(let buffer) = data.data else {
+                promise?.fail(HTTP2WriteError.unsupportedFrame)
+                return
+            }
+            state.localClosed = data.endStream
+            let allowed = min(connectionSendWindow, state.sendWindow)
+            if state.queued.isEmpty, buffer.readableBytes <= allowed {
+                encodeData(buffer, streamID: streamID, endStream: data.endStream)
+                connectionSendWindow -= buffer.readableBytes
+                state.sendWindow -= buffer.readableBytes
+                append(promise)
+            } else {
+                state.queued.append(QueuedData(buffer: buffer, endStream: data.endStream, promise: promise))
+                if !blockedStreams.contains(streamID) { blockedStreams.append(streamID) }
+                streams[streamID] = state
+                sendQueuedData()
+                return
+            }
+        default:
+            promise?.fail(HTTP2WriteError.unsupportedFrame)
+            return
+        }
+        streams[streamID] = state
+        closeIfDone(streamID)
+    }
+
+    /// RST_STREAM from the layer above: a stream still waiting to open is dropped without a
+    /// frame (it never existed for the peer); an open one is closed and reset.
+    private func writeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, promise: EventLoopPromise<Void>?) {
+        if !pendingOpens.isEmpty, let index = pendingOpens.firstIndex(where: { $0.streamID == streamID }) {
+            for entry in pendingOpens.remove(at: index).frames { entry.promise?.fail(HTTP2WriteError.streamNotOpened) }
+            promise?.succeed()
+            return
+        }
+        guard !isIdle(streamID) else {
+            promise?.succeed()
+            return
+        }
+        closeStream(streamID, failure: .streamClosed)
+        encodeResetStream(streamID, code: code)
+        append(promise)
+    }
+
+    /// Opens streams that waited for the peer's limit, in order, while there is room.
+    func openPendingStreams() {
+        while !pendingOpens.isEmpty, localOpenCount < peerMaxConcurrentStreams, goAwayReceived == nil {
+            let open = pendingOpens.removeFirst()
+            openLocalStream(open.streamID)
+            for entry in open.frames { writeStreamFrame(entry.frame, promise: entry.promise) }
+        }
+    }
+
+    func openLocalStream(_ streamID: HTTP2StreamID) {
+        streams[streamID] = HTTP2StreamState(sendWindow: peerInitialWindow, receiveWindow: Self.defaultWindow)
+        highestLocalStreamID = streamID
+        localOpenCount += 1
+    }
+
+    /// Forgets a stream once both sides ended it and its data is out.
+    func closeIfDone(_ streamID: HTTP2StreamID) {
+        if let state = streams[streamID], state.isDone { closeStream(streamID, failure: .streamClosed) }
+    }
+
+    /// Forgets a stream; DATA still queued on it fails with `failure`.
+    func closeStream(_ streamID: HTTP2StreamID, failure: HTTP2WriteError) {
+        guard let state = streams.removeValue(forKey: streamID) else { return }
+        for data in state.queued { data.promise?.fail(failure) }
+        if isPeerInitiated(streamID) {
+            peerOpenCount -= 1
+        } else {
+            localOpenCount -= 1
+            if !pendingOpens.isEmpty { openPendingStreams() }
+        }
+    }
+
+    /// Sends DATA held back by flow control, as far as the windows now allow.
+    func sendQueuedData() {
+        var index = 0
+        while index < blockedStreams.count {
+            let streamID = blockedStreams[index]
+            guard var state = streams[streamID] else {
+                blockedStreams.remove(at: index)
+                continue
+            }
+            while var first = state.queued.first {
+                let allowed = min(connectionSendWindow, state.sendWindow)
+                let count = first.buffer.readableBytes
+                if count <= allowed {
+                    encodeData(first.buffer, streamID: streamID, endStream: first.endStream)
+                    append(first.promise)
+                    state.queued.removeFirst()
+                } else if allowed > 0 {
+                    let part = first.buffer.readSlice(length: allowed)!
+                    encodeData(part, streamID: streamID, endStream: false)
+                    state.queued[0] = first
+                } else {
+                    break
+                }
+                connectionSendWindow -= min(count, allowed)
+                state.sendWindow -= min(count, allowed)
+            }
+            streams[streamID] = state
+            if state.queued.isEmpty {
+                blockedStreams.remove(at: index)
+                closeIfDone(streamID)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    func append(_ promise: EventLoopPromise<Void>?) {
+        if let promise { outboundPromises.append(promise) }
+    }
+
+    // MARK: Encoding
+
+    /// HEADERS, followed by CONTINUATION frames if the block is larger than the peer's frame size.
+    func encodeHeaders(_ headers: HPACKHeaders, streamID: HTTP2StreamID, endStream: Bool) throws {
+        let start = outbound.writerIndex
+        outbound.writeRepeatingByte(0, count: FrameHeader.size)
+        do {
+            try hpackEncoder.encode(headers: headers, to: &outbound)
+        } catch {
+            outbound.moveWriterIndex(to: start)
+            throw error
+        }
+        let length = outbound.writerIndex - start - FrameHeader.size
+        let endStreamFlag = endStream ? FrameFlag.endStream : 0
+        if length <= peerMaxFrameSize {
+            outbound.setFrameHeader(at: start, length: length, type: FrameType.headers, flags: endStreamFlag | FrameFlag.endHeaders, streamID: streamID)
+            return
+        }
+        var block = allocator.buffer(capacity: length)
+        block.writeImmutableBuffer(outbound.getSlice(at: start + FrameHeader.size, length: length)!)
+        outbound.moveWriterIndex(to: start)
+        var first = true
+        while block.readableBytes > 0 {
+            let chunk = block.readSlice(length: min(peerMaxFrameSize, block.readableBytes))!
+            let flags = (first ? endStreamFlag : 0) | (block.readableBytes == 0 ? FrameFlag.endHeaders : 0)
+            outbound.writeFrameHeader(length: chunk.readableBytes, type: first ? FrameType.headers : FrameType.continuation, flags: flags, streamID: streamID)
+            outbound.writeImmutableBuffer(chunk)
+            first = false
+        }
+    }
+
+    /// DATA frames no larger than the peer's frame size; END_STREAM on the last.
+    func encodeData(_ buffer: ByteBuffer, streamID: HTTP2StreamID, endStream: Bool) {
+        var buffer = buffer
+        repeat {
+            let chunk = buffer.readSlice(length: min(peerMaxFrameSize, buffer.readableBytes))!
+            let flags = endStream && buffer.readableBytes == 0 ? FrameFlag.endStream : 0
+            outbound.writeFrameHeader(length: chunk.readableBytes, type: FrameType.data, flags: flags, streamID: streamID)
+            outbound.writeImmutableBuffer(chunk)
+        } while buffer.readableBytes > 0
+    }
+
+    func encodeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode) {
+        outbound.writeFrameHeader(length: 4, type: FrameType.rstStream, streamID: streamID)
+        outbound.writeInteger(UInt32(code.networkCode))
+    }
+
+    func encodeWindowUpdate(streamID: HTTP2StreamID, increment: Int) {
+        outbound.writeFrameHeader(length: 4, type: FrameType.windowUpdate, streamID: streamID)
+        outbound.writeInteger(UInt32(increment))
+    }
+
+    func encodePing(_ value: UInt64, ack: Bool) {
+        outbound.writeFrameHeader(length: 8, type: FrameType.ping, flags: ack ? FrameFlag.ack : 0, streamID: .rootStream)
+        outbound.writeInteger(value)
+    }
+
+    func encodeGoAway(lastStreamID: HTTP2StreamID, code: HTTP2ErrorCode, debugData: [UInt8]) {
+        goAwaySent = min(goAwaySent ?? lastStreamID, lastStreamID)
+        outbound.writeFrameHeader(length: 8 + debugData.count, type: FrameType.goAway, streamID: .rootStream)
+        outbound.writeInteger(UInt32(Int32(lastStreamID)))
+        outbound.writeInteger(UInt32(code.networkCode))
+        outbound.writeBytes(debugData)
+    }
+}
