@@ -173,8 +173,8 @@ public final class APNsClient: Sendable {
     /// Copies what an answer says into a result.
     static func record(_ response: APNsConnection.Response, in result: inout APNsResult) {
         result.status = response.status
-        result.apnsID = response.headers[HeaderName.id]
-        result.uniqueID = response.headers[HeaderName.uniqueID]
+        result.apnsID = response.apnsID
+        result.uniqueID = response.uniqueID
         let errorBody = response.status == 200 ? nil : APNsErrorBody(bytes: response.body)
         result.reason = errorBody?.reason
         result.timestamp = errorBody?.date
@@ -186,10 +186,10 @@ public final class APNsClient: Sendable {
     /// First attempts run without a task each: a notification is written from the event loop
     /// and its 200 answer becomes a result there. Anything else (an error answer, a timeout, a
     /// lost connection) goes to ``send(_:)``'s logic in a task, with the attempt already made.
-    public func send<Notifications: AsyncSequence & Sendable>(all notifications: Notifications) -> AsyncThrowingStream<APNsResult, any Error>
+    public func send<Notifications: AsyncSequence & Sendable>(all notifications: Notifications) -> APNsResults
     where Notifications.Element == PushNotification {
         let limit = 2 * configuration.connections * configuration.streamsPerConnection
-        return AsyncThrowingStream { continuation in
+        return APNsResults(batches: AsyncThrowingStream { continuation in
             let tracker = BulkTracker(continuation: continuation, limit: limit)
             let task = Task {
                 do {
@@ -221,7 +221,7 @@ public final class APNsClient: Sendable {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
+        })
     }
 
     private func startFirstAttempt(_ notification: PushNotification, token: ProviderToken?, on connection: APNsConnection, tracker: BulkTracker) {

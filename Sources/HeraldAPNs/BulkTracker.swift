@@ -1,26 +1,30 @@
+import NIOPosix
 import Synchronization
 
-/// Counts the notifications of one bulk send still without a result, yields results into its
-/// stream, bounds how many may be outstanding, and finishes the stream after the last one.
+/// Counts the notifications of one bulk send still without a result, hands results to its
+/// stream in batches, bounds how many may be outstanding, and finishes the stream after the last.
 final class BulkTracker: Sendable {
     private struct State {
         var outstanding = 0
         var inputDone = false
         var finished = false
         var waiting: CheckedContinuation<Void, Never>?
+        /// Results not yet handed to the stream.
+        var ready: [APNsResult] = []
     }
 
-    private let continuation: AsyncThrowingStream<APNsResult, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<[APNsResult], any Error>.Continuation
     private let limit: Int
     private let state = Mutex(State())
 
-    init(continuation: AsyncThrowingStream<APNsResult, any Error>.Continuation, limit: Int) {
+    init(continuation: AsyncThrowingStream<[APNsResult], any Error>.Continuation, limit: Int) {
         self.continuation = continuation
         self.limit = limit
     }
 
     /// Suspends while `limit` notifications are outstanding.
     func waitForRoom() async {
+        if state.withLock({ $0.outstanding < limit }) { return }
         await withCheckedContinuation { waiter in
             let now = state.withLock { state in
                 if state.outstanding < limit { return true }
@@ -35,17 +39,34 @@ final class BulkTracker: Sendable {
         state.withLock { $0.outstanding += 1 }
     }
 
-    /// Yields one result; the stream ends after the last once the input is done.
+    /// Takes one result. On an event loop, results gathered during one turn (one read's worth
+    /// of answers) are handed over together at its end; elsewhere at once.
     func finish(_ result: APNsResult) {
-        continuation.yield(result)
-        let (waiter, end) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Bool) in
-            state.outstanding -= 1
+        let first = state.withLock { state in
+            state.ready.append(result)
+            return state.ready.count == 1
+        }
+        guard first else { return }
+        if let eventLoop = MultiThreadedEventLoopGroup.currentEventLoop {
+            eventLoop.execute { self.handOver() }
+        } else {
+            handOver()
+        }
+    }
+
+    /// Yields the results gathered so far; the stream ends after the last once the input is done.
+    private func handOver() {
+        let (batch, waiter, end) = state.withLock { state -> ([APNsResult], CheckedContinuation<Void, Never>?, Bool) in
+            var batch: [APNsResult] = []
+            swap(&batch, &state.ready)
+            state.outstanding -= batch.count
             let waiter = state.outstanding < limit ? state.waiting : nil
             if waiter != nil { state.waiting = nil }
             let end = state.inputDone && state.outstanding == 0 && !state.finished
             if end { state.finished = true }
-            return (waiter, end)
+            return (batch, waiter, end)
         }
+        if !batch.isEmpty { continuation.yield(batch) }
         waiter?.resume()
         if end { continuation.finish() }
     }

@@ -185,8 +185,7 @@ extension HTTP2FramingHandler {
             let value = Int(value)
             switch code {
             case 1:
-                // The encoder keeps its 4,096-byte table unless the peer allows less.
-                if value < hpackEncoder.allowedDynamicTableSize { try? hpackEncoder.setDynamicTableSize(value) }
+                headerEncoder.setPeerTableSize(value)
             case 2:
                 guard value <= 1 else { throw HTTP2ConnectionError(.protocolError, "SETTINGS_ENABLE_PUSH of \(value); it is 0 or 1") }
                 guard role == .server || value == 0 else { throw HTTP2ConnectionError(.protocolError, "a server may not enable push") }

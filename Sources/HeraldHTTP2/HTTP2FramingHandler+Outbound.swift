@@ -66,12 +66,7 @@ extension HTTP2FramingHandler {
         }
         switch frame.payload {
         case .headers(let headers):
-            do {
-                try encodeHeaders(headers.headers, streamID: streamID, endStream: headers.endStream)
-            } catch {
-                promise?.fail(error)
-                return
-            }
+            encodeHeaders(headers.headers, streamID: streamID, endStream: headers.endStream)
             append(promise)
             state.localClosed = headers.endStream
         case .data(let data):
@@ -193,15 +188,10 @@ extension HTTP2FramingHandler {
     // MARK: Encoding
 
     /// HEADERS, followed by CONTINUATION frames if the block is larger than the peer's frame size.
-    func encodeHeaders(_ headers: HPACKHeaders, streamID: HTTP2StreamID, endStream: Bool) throws {
+    func encodeHeaders(_ headers: HPACKHeaders, streamID: HTTP2StreamID, endStream: Bool) {
         let start = outbound.writerIndex
         outbound.writeRepeatingByte(0, count: FrameHeader.size)
-        do {
-            try hpackEncoder.encode(headers: headers, to: &outbound)
-        } catch {
-            outbound.moveWriterIndex(to: start)
-            throw error
-        }
+        headerEncoder.encode(headers, into: &outbound)
         let length = outbound.writerIndex - start - FrameHeader.size
         let endStreamFlag = endStream ? FrameFlag.endStream : 0
         if length <= peerMaxFrameSize {

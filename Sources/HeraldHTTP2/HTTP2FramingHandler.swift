@@ -51,7 +51,7 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     let allocator = ByteBufferAllocator()
     var decoder = FrameDecoder()
     var hpackDecoder: HPACKDecoder
-    var hpackEncoder: HPACKEncoder
+    var headerEncoder = HeaderBlockEncoder()
 
     var started = false
     var sawPreface: Bool
@@ -91,7 +91,6 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         self.hpackDecoder = HPACKDecoder(
             allocator: allocator, maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize, maxHeaderListSize: configuration.maxHeaderListSize
         )
-        self.hpackEncoder = HPACKEncoder(allocator: allocator)
         self.outbound = allocator.buffer(capacity: 1024)
     }
 
@@ -215,6 +214,12 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         finish()
         context.fireErrorCaught(error)
         context.close(promise: nil)
+    }
+
+    /// True once this side opened the stream (its HEADERS went to the connection): a stream
+    /// still waiting for room under the peer's limit, or dropped while waiting, was not.
+    public func hasOpened(_ streamID: HTTP2StreamID) -> Bool {
+        !isPeerInitiated(streamID) && streamID <= highestLocalStreamID
     }
 
     /// True if the peer opens streams with this id (odd ids are the client's).

@@ -5,20 +5,20 @@ import NIOHPACK
 import NIOHTTP2
 
 /// Runs a connection's requests at the frame level, below any stream channel: each request is
-/// one stream, its answer completes a promise, and a timer bounds the wait. This keeps the cost
-/// per notification to a few frames and one promise.
+/// one stream, its answer runs a completion, and one sweep per connection bounds the waits. This
+/// keeps the cost per notification to a few frames and one closure.
 final class APNsClientHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
 
     private struct Pending {
-        var promise: EventLoopPromise<APNsConnection.Response>
-        var response = APNsConnection.Response(status: 0, headers: [:], body: [])
-        var timer: Scheduled<Void>?
-        /// True once HEADERS left this side; until then the stream waits in the framing layer
-        /// for room under the server's stream limit.
-        var written = false
+        var completion: Completion
+        var response = APNsConnection.Response()
+        /// When the request times out (checked by a sweep, not a timer per request).
+        var deadline: NIODeadline
     }
+
+    typealias Completion = (Result<APNsConnection.Response, APNsConnection.Failure>) -> Void
 
     /// Stream ids end at 2^31 - 1; a connection that used them all is retired (its requests
     /// go to another connection).
@@ -26,12 +26,16 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     private let authority: String
     private let status: ConnectionStatus
+    /// The framing layer below: it knows whether a stream has been opened (sent) yet.
+    private let framing: HTTP2FramingHandler
     private var context: ChannelHandlerContext?
     private var nextStreamID = 1
     private var pending: [HTTP2StreamID: Pending] = [:]
     private var closed = false
     private var goAwayLastStreamID: HTTP2StreamID?
     private var flushScheduled = false
+    /// The next timeout sweep, and when it runs.
+    private var sweep: (task: Scheduled<Void>, at: NIODeadline)?
     /// Completed by the server's first SETTINGS: until then the client does not know the
     /// server's stream limit (APNs starts token connections at one), so nothing is sent.
     private var ready: EventLoopPromise<Void>?
@@ -46,14 +50,20 @@ final class APNsClientHandler: ChannelInboundHandler {
     private var pingTimer: Scheduled<Void>?
     private var pingDeadline: Scheduled<Void>?
 
-    init(authority: String, status: ConnectionStatus, pingInterval: TimeAmount? = nil, pingTimeout: TimeAmount = .seconds(10)) {
+    init(
+        authority: String, status: ConnectionStatus, framing: HTTP2FramingHandler, pingInterval: TimeAmount? = nil,
+        pingTimeout: TimeAmount = .seconds(10)
+    ) {
         self.authority = authority
         self.status = status
+        self.framing = framing
         self.pingInterval = pingInterval
         self.pingTimeout = pingTimeout
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        sweep?.task.cancel()
+        sweep = nil
         pingTimer?.cancel()
         pingDeadline?.cancel()
         settleReady(APNsClientError.connectionFailed("the connection closed before its HTTP/2 settings"))
@@ -98,48 +108,75 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     /// Sends a request on a new stream; the future fails with ``APNsConnection/Failure``.
     func send(_ request: APNsConnection.Request, timeout: TimeAmount, on eventLoop: any EventLoop) -> EventLoopFuture<APNsConnection.Response> {
+        let promise = eventLoop.makePromise(of: APNsConnection.Response.self)
+        start(request, timeout: timeout) { promise.completeWith($0.mapError { $0 }) }
+        return promise.futureResult
+    }
+
+    /// Sends a request on a new stream; `completion` runs on the event loop with the answer or
+    /// the failure.
+    func start(_ request: APNsConnection.Request, timeout: TimeAmount, completion: @escaping Completion) {
         guard let context, !closed, goAwayLastStreamID == nil, nextStreamID < Self.lastStreamID else {
             if nextStreamID >= Self.lastStreamID { status.update { $0.closed = true } }
-            return eventLoop.makeFailedFuture(APNsConnection.Failure.notProcessed)
+            completion(.failure(.notProcessed))
+            return
         }
-        let promise = eventLoop.makePromise(of: APNsConnection.Response.self)
         let streamID = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
         var fields = HPACKHeaders()
         fields.reserveCapacity(request.headers.count + 4)
         fields.add(name: ":method", value: "POST")
         fields.add(name: ":scheme", value: "https")
-        fields.add(name: ":path", value: request.path)
+        // Each device has its own path: indexing it would only churn the HPACK table.
+        fields.add(name: ":path", value: request.path, indexing: .nonIndexable)
         fields.add(name: ":authority", value: authority)
         // Indexed, the provider token (the same for up to an hour) goes over the connection once
         // and is referenced afterwards: fewer bytes, and no Huffman coding per request at either end.
         for (name, value) in request.headers { fields.add(name: name, value: value) }
-        var entry = Pending(promise: promise)
-        entry.timer = eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
-            guard let entry = pending.removeValue(forKey: streamID) else { return }
-            // A request still waiting to open never reached the server: the RST_STREAM below
-            // drops it in the framing layer, and it is resent elsewhere rather than counted as
-            // timed out.
-            promise.fail(entry.written ? APNsConnection.Failure.timeout : APNsConnection.Failure.notProcessed)
-            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
-            closeIfDrainedAfterGoAway()
-        }
-        pending[streamID] = entry
-        let headersWritten = eventLoop.makePromise(of: Void.self)
-        headersWritten.futureResult.assumeIsolated().whenComplete { [self] result in
-            switch result {
-            case .success: pending[streamID]?.written = true
-            // Never left this side (buffered, then the connection went away): not processed.
-            case .failure: fail(streamID, with: .notProcessed)
-            }
-        }
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: fields, endStream: request.body.isEmpty)))), promise: headersWritten)
+        let deadline = NIODeadline.now() + timeout
+        pending[streamID] = Pending(completion: completion, deadline: deadline)
+        scheduleSweep(before: deadline, timeout: timeout, context: context)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: fields, endStream: request.body.isEmpty)))), promise: nil)
         if !request.body.isEmpty {
             let buffer = context.channel.allocator.buffer(bytes: request.body)
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))), promise: nil)
         }
         scheduleFlush(context: context)
-        return promise.futureResult
+    }
+
+    /// Timeouts are found by a sweep over the pending requests, run a little after the earliest
+    /// deadline could pass (a tenth of the timeout, 2 ms to 250 ms): one timer per connection
+    /// instead of one per request.
+    private func scheduleSweep(before deadline: NIODeadline, timeout: TimeAmount, context: ChannelHandlerContext) {
+        let slack = TimeAmount.nanoseconds(min(max(timeout.nanoseconds / 10, 2_000_000), 250_000_000))
+        if let sweep, sweep.at <= deadline + slack { return }
+        sweep?.task.cancel()
+        let at = deadline + slack
+        let task = context.eventLoop.assumeIsolated().scheduleTask(deadline: at) { [self] in
+            sweep = nil
+            expireRequests(context: context)
+        }
+        sweep = (task, at)
+    }
+
+    private func expireRequests(context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        var earliest: NIODeadline?
+        for (streamID, entry) in pending {
+            guard entry.deadline <= now else {
+                earliest = min(earliest ?? entry.deadline, entry.deadline)
+                continue
+            }
+            pending[streamID] = nil
+            // A request still waiting to open never reached the server: the RST_STREAM below
+            // drops it in the framing layer, and it is resent elsewhere rather than counted as
+            // timed out.
+            entry.completion(.failure(framing.hasOpened(streamID) ? .timeout : .notProcessed))
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+            scheduleFlush(context: context)
+        }
+        closeIfDrainedAfterGoAway()
+        if let earliest, !closed { scheduleSweep(before: earliest, timeout: .milliseconds(20), context: context) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -152,7 +189,12 @@ final class APNsClientHandler: ChannelInboundHandler {
         case .headers(let headers):
             guard var entry = pending[frame.streamID] else { return }
             for (name, value, _) in headers.headers {
-                if name == ":status" { entry.response.status = Int(value) ?? 0 } else { entry.response.headers[name] = value }
+                switch name {
+                case ":status": entry.response.status = Int(value) ?? 0
+                case HeaderName.id: entry.response.apnsID = value
+                case HeaderName.uniqueID: entry.response.uniqueID = value
+                default: break
+                }
             }
             pending[frame.streamID] = entry
             if headers.endStream { complete(frame.streamID) }
@@ -191,6 +233,9 @@ final class APNsClientHandler: ChannelInboundHandler {
         for streamID in Array(pending.keys) {
             if let last, streamID > last {
                 fail(streamID, with: .notProcessed)
+            } else if !framing.hasOpened(streamID) {
+                // Still waiting under the server's stream limit: it never left this side.
+                fail(streamID, with: .notProcessed)
             } else {
                 fail(streamID, with: .lost("the connection closed"))
             }
@@ -225,15 +270,13 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     private func complete(_ streamID: HTTP2StreamID) {
         guard let entry = pending.removeValue(forKey: streamID) else { return }
-        entry.timer?.cancel()
-        entry.promise.succeed(entry.response)
+        entry.completion(.success(entry.response))
         closeIfDrainedAfterGoAway()
     }
 
     private func fail(_ streamID: HTTP2StreamID, with failure: APNsConnection.Failure) {
         guard let entry = pending.removeValue(forKey: streamID) else { return }
-        entry.timer?.cancel()
-        entry.promise.fail(failure)
+        entry.completion(.failure(failure))
         closeIfDrainedAfterGoAway()
     }
 

@@ -16,11 +16,19 @@ final class APNsConnection: Sendable {
         var body: [UInt8]
     }
 
-    /// An answer as it came off the wire.
+    /// An answer as it came off the wire (the headers APNs sends, and its JSON body).
     struct Response: Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
+        var status = 0
+        var apnsID: String?
+        var uniqueID: String?
+        var body: [UInt8] = []
+    }
+
+    /// A request handed over from another thread, waiting for the event loop.
+    private struct Submission: Sendable {
+        var request: Request
+        var timeout: TimeAmount
+        var completion: @Sendable (Result<Response, Failure>) -> Void
     }
 
     /// Why a request got no answer on this connection.
@@ -36,6 +44,8 @@ final class APNsConnection: Sendable {
     let status: ConnectionStatus
     private let handler: NIOLoopBound<APNsClientHandler>
     private let inFlightCount = Atomic<Int>(0)
+    /// Requests started from other threads; the event loop takes them all in one turn.
+    private let submissions = Mutex<[Submission]>([])
 
     private init(channel: any Channel, handler: NIOLoopBound<APNsClientHandler>, status: ConnectionStatus) {
         self.channel = channel
@@ -80,9 +90,10 @@ final class APNsConnection: Sendable {
                         if let tlsContext {
                             try pipeline.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname))
                         }
-                        try pipeline.addHandler(HTTP2FramingHandler(role: .client))
+                        let framing = HTTP2FramingHandler(role: .client)
+                        try pipeline.addHandler(framing)
                         let handler = APNsClientHandler(
-                            authority: host, status: status, pingInterval: pingInterval.map(TimeAmount.init), pingTimeout: TimeAmount(pingTimeout)
+                            authority: host, status: status, framing: framing, pingInterval: pingInterval.map(TimeAmount.init), pingTimeout: TimeAmount(pingTimeout)
                         )
                         try pipeline.addHandler(handler)
                         return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
@@ -126,17 +137,31 @@ final class APNsConnection: Sendable {
     }
 
     /// Starts a request without waiting: `completion` runs on the connection's event loop with
-    /// the answer or the failure.
+    /// the answer or the failure. Requests started from other threads are queued and handed to
+    /// the event loop in batches: one wake-up for all that came while it was busy.
     func start(_ request: Request, timeout: Duration, completion: @escaping @Sendable (Result<Response, Failure>) -> Void) {
-        let handler = self.handler
         let eventLoop = channel.eventLoop
-        let amount = TimeAmount(timeout)
-        let work: @Sendable () -> Void = {
-            handler.value.send(request, timeout: amount, on: eventLoop).whenComplete { result in
-                completion(result.mapError { ($0 as? Failure) ?? .lost("\($0)") })
-            }
+        if eventLoop.inEventLoop {
+            handler.value.start(request, timeout: TimeAmount(timeout), completion: completion)
+            return
         }
-        if eventLoop.inEventLoop { work() } else { eventLoop.execute(work) }
+        let first = submissions.withLock { queue in
+            queue.append(Submission(request: request, timeout: TimeAmount(timeout), completion: completion))
+            return queue.count == 1
+        }
+        if first { eventLoop.execute { self.startSubmitted() } }
+    }
+
+    private func startSubmitted() {
+        let batch = submissions.withLock { queue in
+            var batch: [Submission] = []
+            swap(&batch, &queue)
+            return batch
+        }
+        let handler = self.handler.value
+        for submission in batch {
+            handler.start(submission.request, timeout: submission.timeout, completion: submission.completion)
+        }
     }
 
     /// Closes the connection; streams in flight fail.
