@@ -25,7 +25,8 @@ public final class APNsClient: Sendable {
     public init(configuration: APNsClientConfiguration, eventLoopGroup: (any EventLoopGroup)? = nil) throws(APNsClientError) {
         self.configuration = configuration
         let tlsContext = try Self.makeTLSContext(configuration)
-        self.group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // One event loop per connection, up to one per core: TLS and framing then run in parallel.
+        self.group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, min(configuration.connections, System.coreCount)))
         self.ownsGroup = eventLoopGroup == nil
         self.pool = ConnectionPool(
             host: configuration.endpoint.host, port: configuration.endpoint.port, tlsContext: tlsContext,

@@ -175,6 +175,8 @@ extension HTTP2FramingHandler {
         guard header.streamID == .rootStream else { throw HTTP2ConnectionError(.protocolError, "SETTINGS on stream \(header.streamID)") }
         if header.has(FrameFlag.ack) {
             guard header.length == 0 else { throw HTTP2ConnectionError(.frameSizeError, "a SETTINGS acknowledgement with a payload") }
+            guard !unacknowledgedStreamLimits.isEmpty else { throw HTTP2ConnectionError(.protocolError, "a SETTINGS acknowledgement for no SETTINGS") }
+            if let limit = unacknowledgedStreamLimits.removeFirst() { localMaxConcurrentStreams = limit }
             context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.ack))))
             return
         }

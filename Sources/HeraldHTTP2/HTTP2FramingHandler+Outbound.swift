@@ -17,12 +17,15 @@ extension HTTP2FramingHandler {
         case .settings(.settings(let settings)):
             let known = settings.compactMap { setting in setting.parameter.code.map { ($0, setting.value) } }
             outbound.writeFrameHeader(length: known.count * 6, type: FrameType.settings, streamID: .rootStream)
+            var streamLimit: Int?
             for (code, value) in known {
                 outbound.writeInteger(code)
                 outbound.writeInteger(UInt32(truncatingIfNeeded: value))
-                // Applied at once: a peer that has not yet seen a lower limit is refused and retries.
-                if code == 3 { localMaxConcurrentStreams = value }
+                if code == 3 { streamLimit = value }
             }
+            // A higher limit applies at once, a lower one when the peer acknowledges it.
+            unacknowledgedStreamLimits.append(streamLimit)
+            if let streamLimit, streamLimit > localMaxConcurrentStreams { localMaxConcurrentStreams = streamLimit }
             append(promise)
         case .settings(.ack):
             outbound.writeFrameHeader(length: 0, type: FrameType.settings, flags: FrameFlag.ack, streamID: .rootStream)

@@ -65,7 +65,11 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     var localOpenCount = 0
     var highestPeerStreamID = HTTP2StreamID.rootStream
     var highestLocalStreamID = HTTP2StreamID.rootStream
-    var localMaxConcurrentStreams: Int
+    /// The stream limit enforced on the peer: unlimited until the peer acknowledges the first
+    /// SETTINGS (a peer cannot keep a limit it has not seen yet).
+    var localMaxConcurrentStreams = Int.max
+    /// For each SETTINGS sent and not yet acknowledged, the stream limit it set, if any.
+    var unacknowledgedStreamLimits: [Int?] = []
     var peerMaxConcurrentStreams = Int.max
     var peerInitialWindow = defaultWindow
     var peerMaxFrameSize = 16_384
@@ -87,7 +91,6 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         self.role = role
         self.configuration = configuration
         self.sawPreface = role == .client
-        self.localMaxConcurrentStreams = configuration.maxConcurrentStreams
         self.hpackDecoder = HPACKDecoder(
             allocator: allocator, maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize, maxHeaderListSize: configuration.maxHeaderListSize
         )
@@ -115,6 +118,7 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
             outbound.writeInteger(code)
             outbound.writeInteger(UInt32(value))
         }
+        unacknowledgedStreamLimits.append(configuration.maxConcurrentStreams)
         if configuration.connectionWindowSize > Self.defaultWindow {
             encodeWindowUpdate(streamID: .rootStream, increment: configuration.connectionWindowSize - Self.defaultWindow)
             connectionReceiveWindow = configuration.connectionWindowSize

@@ -8,12 +8,14 @@ import Testing
 
 @Suite("HTTP/2 framing, server side")
 struct ServerFramingTests {
-    /// A server handler on an active embedded channel whose client sent its preface and SETTINGS.
-    func connectedServer(maxStreams: Int = 10) throws -> EmbeddedChannel {
+    /// A server handler on an active embedded channel whose client sent its preface and SETTINGS
+    /// and acknowledged the server's.
+    func connectedServer(maxStreams: Int = 10, acknowledged: Bool = true) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel(handler: HTTP2FramingHandler(role: .server, configuration: .init(maxConcurrentStreams: maxStreams)))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         try channel.writeInbound(FrameBytes.preface)
         try channel.writeInbound(FrameBytes.settings())
+        if acknowledged { try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack)) }
         return channel
     }
 
@@ -91,11 +93,26 @@ struct ServerFramingTests {
         let written = try channel.writtenFrames()
         #expect(written.count == 1)
         #expect(written[0].type == FrameType.rstStream && written[0].streamID == 3 && written[0].errorCode == 7)
-        // HPACK stayed in step: a later stream decodes (once the limit allows it).
+        // HPACK stayed in step: a later stream decodes (a higher limit applies at once).
         try channel.writeOutbound(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: 5)]))))
         try channel.writeInbound(bytes.headers(stream: 5, FrameBytes.request, endStream: true))
         let opened = try channel.readFrames().filter { $0.streamID == 5 }
         #expect(opened.count == 1)
+    }
+
+    @Test func aLimitAppliesOnceThePeerHasSeenIt() throws {
+        // Streams the client opened before it read the server's SETTINGS are not refused.
+        let channel = try connectedServer(maxStreams: 1, acknowledged: false)
+        var bytes = FrameBytes()
+        try channel.writeInbound(bytes.headers(stream: 1, FrameBytes.request))
+        try channel.writeInbound(bytes.headers(stream: 3, FrameBytes.request))
+        #expect(try channel.writtenFrames().allSatisfy { $0.type != FrameType.rstStream })
+        try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack))
+        try channel.writeInbound(bytes.headers(stream: 5, FrameBytes.request))
+        let written = try channel.writtenFrames()
+        #expect(written.count == 1 && written[0].streamID == 5 && written[0].errorCode == 7)
+        // An acknowledgement nobody asked for is a protocol error.
+        #expect(throws: HTTP2ConnectionError.self) { try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack)) }
     }
 
     @Test func aHeaderBlockContinues() throws {
