@@ -36,7 +36,7 @@ load() {
     h2load -n "$requests" -c 4 -m 100 -d "$work/payload.json" \
         -H "authorization: bearer $jwt" -H "apns-topic: com.example.app" -H "apns-push-type: alert" \
         "https://127.0.0.1:$1/3/device/$token" \
-        | awk '/^finished in/ { gsub(",", "", $4); printf "%s req/s", $4 } /^status codes:/ { gsub(",", "", $0); printf " (%s 2xx, %s 4xx)", $3, $7 }'
+        | awk '/^finished in/ { gsub(",", "", $4); printf "%s req/s", $4 } /^requests:/ { gsub(",", "", $0); errored = $12 } /^status codes:/ { gsub(",", "", $0); printf " (%s 2xx, %s 4xx, %s errored)", $3, $7, errored }'
 }
 
 echo "machine: $(nproc) cores, $(uname -srm); $(h2load --version | head -1); $(nghttpd --version | head -1)"
