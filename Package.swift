@@ -105,6 +105,9 @@ let package = Package(
             name: "HeraldAPNsTests",
             dependencies: [
                 "HeraldAPNs",
+                "HeraldHTTP2",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 "HeraldSandbox",
                 "HeraldCore",
                 .product(name: "NIOCore", package: "swift-nio"),

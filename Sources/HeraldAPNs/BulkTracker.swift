@@ -55,39 +55,40 @@ final class BulkTracker: Sendable {
     }
 
     /// Yields the results gathered so far; the stream ends after the last once the input is done.
+    /// Yielding and finishing happen under the lock, so no batch can arrive after the end.
     private func handOver() {
-        let (batch, waiter, end) = state.withLock { state -> ([APNsResult], CheckedContinuation<Void, Never>?, Bool) in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             var batch: [APNsResult] = []
             swap(&batch, &state.ready)
             state.outstanding -= batch.count
+            if !batch.isEmpty { continuation.yield(batch) }
+            if state.inputDone, state.outstanding == 0, !state.finished {
+                state.finished = true
+                continuation.finish()
+            }
             let waiter = state.outstanding < limit ? state.waiting : nil
             if waiter != nil { state.waiting = nil }
-            let end = state.inputDone && state.outstanding == 0 && !state.finished
-            if end { state.finished = true }
-            return (batch, waiter, end)
+            return waiter
         }
-        if !batch.isEmpty { continuation.yield(batch) }
         waiter?.resume()
-        if end { continuation.finish() }
     }
 
     /// No more notifications will come.
     func inputDone() {
-        let end = state.withLock { state -> Bool in
+        state.withLock { state in
             state.inputDone = true
-            let end = state.outstanding == 0 && !state.finished
-            if end { state.finished = true }
-            return end
+            if state.outstanding == 0, !state.finished {
+                state.finished = true
+                continuation.finish()
+            }
         }
-        if end { continuation.finish() }
     }
 
     /// The input sequence failed: the stream ends with its error.
     func fail(_ error: any Error) {
-        let end = state.withLock { state -> Bool in
-            defer { state.finished = true }
-            return !state.finished
+        state.withLock { state in
+            if !state.finished { continuation.finish(throwing: error) }
+            state.finished = true
         }
-        if end { continuation.finish(throwing: error) }
     }
 }

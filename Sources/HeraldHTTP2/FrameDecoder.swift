@@ -14,10 +14,12 @@ struct FrameDecoder {
             buffer = incoming
             return
         }
-        buffer = nil
-        var incoming = incoming
-        existing.writeBuffer(&incoming)
-        buffer = existing
+        // A partial frame is left: copy it and the new bytes into a fresh buffer, so the bytes
+        // already read are not carried along (nor copied again on every read).
+        var joined = ByteBufferAllocator().buffer(capacity: existing.readableBytes + incoming.readableBytes)
+        joined.writeBuffer(&existing)
+        joined.writeImmutableBuffer(incoming)
+        buffer = joined
     }
 
     /// Reads the client connection preface: `true` once read, `false` if the bytes differ,

@@ -238,13 +238,21 @@ extension HTTP2FramingHandler {
         let lastStreamID = HTTP2StreamID(Int32(payload.readInteger(as: UInt32.self)! & 0x7FFF_FFFF))
         let code = HTTP2ErrorCode(networkCode: Int(payload.readInteger(as: UInt32.self)!))
         goAwayReceived = min(goAwayReceived ?? lastStreamID, lastStreamID)
-        // Streams still waiting to open never will on this connection.
-        for open in pendingOpens {
-            for entry in open.frames { entry.promise?.fail(HTTP2WriteError.streamNotOpened) }
-        }
-        pendingOpens.removeAll()
         let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: code, opaqueData: payload.readableBytes > 0 ? payload : nil))
         context.fireChannelRead(wrapInboundOut(frame))
+        // Streams still waiting to open never will on this connection, and this side's streams
+        // above the last one were not processed: both are refused, so the layer above resends
+        // them elsewhere.
+        let waiting = pendingOpens
+        pendingOpens.removeAll()
+        for open in waiting {
+            for entry in open.frames { entry.promise?.fail(HTTP2WriteError.streamNotOpened) }
+            context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: open.streamID, payload: .rstStream(.refusedStream))))
+        }
+        for streamID in streams.keys.sorted() where !isPeerInitiated(streamID) && streamID > lastStreamID {
+            closeStream(streamID, failure: .streamNotOpened)
+            context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.refusedStream))))
+        }
     }
 
     private func readWindowUpdate(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {

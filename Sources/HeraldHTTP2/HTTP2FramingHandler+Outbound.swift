@@ -48,7 +48,7 @@ extension HTTP2FramingHandler {
     /// stream limit is reached, respects flow control.
     func writeStreamFrame(_ frame: HTTP2Frame, promise: EventLoopPromise<Void>?) {
         let streamID = frame.streamID
-        if !pendingOpens.isEmpty, let index = pendingOpens.firstIndex(where: { $0.streamID == streamID }) {
+        if let index = pendingOpenIndex(of: streamID) {
             pendingOpens[index].frames.append((frame, promise))
             return
         }
@@ -79,7 +79,7 @@ extension HTTP2FramingHandler {
             }
             state.localClosed = data.endStream
             let allowed = min(connectionSendWindow, state.sendWindow)
-            if state.queued.isEmpty, buffer.readableBytes <= allowed {
+            if state.queued.isEmpty, buffer.readableBytes == 0 || buffer.readableBytes <= allowed {
                 encodeData(buffer, streamID: streamID, endStream: data.endStream)
                 connectionSendWindow -= buffer.readableBytes
                 state.sendWindow -= buffer.readableBytes
@@ -102,7 +102,7 @@ extension HTTP2FramingHandler {
     /// RST_STREAM from the layer above: a stream still waiting to open is dropped without a
     /// frame (it never existed for the peer); an open one is closed and reset.
     private func writeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, promise: EventLoopPromise<Void>?) {
-        if !pendingOpens.isEmpty, let index = pendingOpens.firstIndex(where: { $0.streamID == streamID }) {
+        if let index = pendingOpenIndex(of: streamID) {
             for entry in pendingOpens.remove(at: index).frames { entry.promise?.fail(HTTP2WriteError.streamNotOpened) }
             promise?.succeed()
             return
@@ -114,6 +114,13 @@ extension HTTP2FramingHandler {
         closeStream(streamID, failure: .streamClosed)
         encodeResetStream(streamID, code: code)
         append(promise)
+    }
+
+    /// Where a stream waits to open, if it does. New streams (above the last waiting one) are
+    /// told apart without a search, and the newest are searched first.
+    private func pendingOpenIndex(of streamID: HTTP2StreamID) -> Int? {
+        guard let last = pendingOpens.last, streamID <= last.streamID else { return nil }
+        return pendingOpens.lastIndex { $0.streamID == streamID }
     }
 
     /// Opens streams that waited for the peer's limit, in order, while there is room.
@@ -160,7 +167,7 @@ extension HTTP2FramingHandler {
             while var first = state.queued.first {
                 let allowed = min(connectionSendWindow, state.sendWindow)
                 let count = first.buffer.readableBytes
-                if count <= allowed {
+                if count == 0 || count <= allowed {
                     encodeData(first.buffer, streamID: streamID, endStream: first.endStream)
                     append(first.promise)
                     state.queued.removeFirst()
@@ -171,8 +178,9 @@ extension HTTP2FramingHandler {
                 } else {
                     break
                 }
-                connectionSendWindow -= min(count, allowed)
-                state.sendWindow -= min(count, allowed)
+                let sent = count <= allowed ? count : allowed
+                connectionSendWindow -= sent
+                state.sendWindow -= sent
             }
             streams[streamID] = state
             if state.queued.isEmpty {

@@ -221,7 +221,9 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     }
 
     /// True once this side opened the stream (its HEADERS went to the connection): a stream
-    /// still waiting for room under the peer's limit, or dropped while waiting, was not.
+    /// still waiting for room under the peer's limit was not. Streams are opened in order, so
+    /// this is a comparison with the highest opened; a stream dropped while waiting counts as
+    /// opened once a later one is (the layer above forgets dropped streams when it drops them).
     public func hasOpened(_ streamID: HTTP2StreamID) -> Bool {
         !isPeerInitiated(streamID) && streamID <= highestLocalStreamID
     }

@@ -34,8 +34,9 @@ struct HeaderBlockEncoder {
     private var insertions = 0
     /// The insertion number of the newest live copy of each field.
     private var numbers: [Field: Int] = [:]
-    /// A size update owed to the peer at the start of the next block.
-    private var pendingSizeUpdate: Int?
+    /// Size updates owed to the peer at the start of the next block: the smallest size the
+    /// table took since the last block, and the size it has now (RFC 7541 §4.2).
+    private var pendingSizeUpdate: (smallest: Int, final: Int)?
 
     /// Applies the peer's SETTINGS_HEADER_TABLE_SIZE: the table never grows past the default,
     /// and shrinks (with a size update in the next block) if the peer allows less.
@@ -44,14 +45,15 @@ struct HeaderBlockEncoder {
         guard newSize != maxTableSize else { return }
         maxTableSize = newSize
         evict(toFit: 0)
-        pendingSizeUpdate = newSize
+        pendingSizeUpdate = (min(pendingSizeUpdate?.smallest ?? newSize, newSize), newSize)
     }
 
     /// Appends the encoded block for `headers` to `buffer`.
     mutating func encode(_ headers: HPACKHeaders, into buffer: inout ByteBuffer) {
-        if let size = pendingSizeUpdate {
+        if let update = pendingSizeUpdate {
             pendingSizeUpdate = nil
-            buffer.writeHPACKInteger(size, prefix: 5, flags: 0x20)
+            if update.smallest < update.final { buffer.writeHPACKInteger(update.smallest, prefix: 5, flags: 0x20) }
+            buffer.writeHPACKInteger(update.final, prefix: 5, flags: 0x20)
         }
         for (name, value, indexing) in headers {
             let field = Field(name: name, value: value)

@@ -84,12 +84,36 @@ struct ClientFramingTests {
         payload.writeString(#"{"reason":"Shutdown"}"#)
         try channel.writeInbound(FrameBytes.frame(FrameType.goAway, payload: Array(payload.readableBytesView)))
         #expect(throws: HTTP2WriteError.streamNotOpened) { try waiting.futureResult.wait() }
-        guard case .goAway(let last, _, let opaque) = try channel.readFrames().last?.payload else {
+        let frames = try channel.readFrames()
+        guard case .goAway(let last, _, let opaque) = frames.first?.payload else {
             Issue.record("GOAWAY was not passed up")
             return
         }
         #expect(last == 1)
         #expect(opaque.map { String(buffer: $0) } == #"{"reason":"Shutdown"}"#)
+        // The waiting stream is reported refused, so the layer above can resend it.
+        guard case .rstStream(.refusedStream) = frames.last?.payload, frames.last?.streamID == 3 else {
+            Issue.record("the waiting stream was not refused: \(frames)")
+            return
+        }
+    }
+
+    @Test func goAwayRefusesOpenStreamsAboveItsLast() throws {
+        let channel = try connectedClient([(3, 10)])
+        for stream: Int32 in [1, 3, 5] { try channel.writeOutbound(request(stream)) }
+        var payload = ByteBuffer()
+        payload.writeInteger(UInt32(3))
+        payload.writeInteger(UInt32(0))
+        try channel.writeInbound(FrameBytes.frame(FrameType.goAway, payload: Array(payload.readableBytesView)))
+        let refused = try channel.readFrames().compactMap { frame -> Int32? in
+            guard case .rstStream(.refusedStream) = frame.payload else { return nil }
+            return Int32(frame.streamID)
+        }
+        #expect(refused == [5])
+        // No new stream opens after GOAWAY.
+        let late = channel.eventLoop.makePromise(of: Void.self)
+        channel.writeAndFlush(request(7), promise: late)
+        #expect(throws: HTTP2WriteError.streamNotOpened) { try late.futureResult.wait() }
     }
 
     @Test func aLargeHeaderBlockIsSplitIntoContinuations() throws {

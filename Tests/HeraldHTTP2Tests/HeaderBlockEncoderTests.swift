@@ -69,6 +69,18 @@ struct HeaderBlockEncoderTests {
         #expect(pair.decoder.allowedDynamicTableLength == 0)
     }
 
+    @Test func aShrinkAndGrowBetweenBlocksSendsBothSizes() throws {
+        var pair = Pair()
+        _ = try pair.roundTrip(request(path: "/a", token: "x"))
+        pair.encoder.setPeerTableSize(0)
+        pair.encoder.setPeerTableSize(4096)
+        var buffer = ByteBuffer()
+        pair.encoder.encode(request(path: "/b", token: "y"), into: &buffer)
+        // 0x20 = size 0, then 0x3F E1 1F = size 4096 (RFC 7541 §4.2: the smallest first).
+        #expect(Array(buffer.readableBytesView.prefix(4)) == [0x20, 0x3F, 0xE1, 0x1F])
+        #expect(try pair.decoder.decodeHeaders(from: &buffer).first(name: "authorization") == "bearer y")
+    }
+
     @Test func longLengthsUseContinuationBytes() {
         var buffer = ByteBuffer()
         buffer.writeHPACKInteger(1337, prefix: 5, flags: 0)

@@ -132,8 +132,13 @@ final class APNsClientHandler: ChannelInboundHandler {
         fields.add(name: ":authority", value: authority)
         // Indexed, the provider token (the same for up to an hour) goes over the connection once
         // and is referenced afterwards: fewer bytes, and no Huffman coding per request at either end.
-        for (name, value) in request.headers { fields.add(name: name, value: value) }
-        let deadline = NIODeadline.now() + timeout
+        // Fields that change from one notification to the next are not indexed: they would push
+        // the token out of the table.
+        for (name, value) in request.headers {
+            let varies = name == HeaderName.id || name == HeaderName.expiration || name == HeaderName.collapseID
+            fields.add(name: name, value: value, indexing: varies ? .nonIndexable : .indexable)
+        }
+        let deadline = context.eventLoop.now + timeout
         pending[streamID] = Pending(completion: completion, deadline: deadline)
         scheduleSweep(before: deadline, timeout: timeout, context: context)
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: fields, endStream: request.body.isEmpty)))), promise: nil)
@@ -160,14 +165,21 @@ final class APNsClientHandler: ChannelInboundHandler {
     }
 
     private func expireRequests(context: ChannelHandlerContext) {
-        let now = NIODeadline.now()
+        let now = context.eventLoop.now
         var earliest: NIODeadline?
+        var expired: [HTTP2StreamID] = []
         for (streamID, entry) in pending {
-            guard entry.deadline <= now else {
+            if entry.deadline <= now {
+                expired.append(streamID)
+            } else {
                 earliest = min(earliest ?? entry.deadline, entry.deadline)
-                continue
             }
-            pending[streamID] = nil
+        }
+        // Requests still waiting to open go first: resetting an open stream frees a slot, and
+        // an expired request waiting for it must not be sent then.
+        let (waiting, sent) = (expired.filter { !framing.hasOpened($0) }, expired.filter { framing.hasOpened($0) })
+        for streamID in waiting + sent {
+            guard let entry = pending.removeValue(forKey: streamID) else { continue }
             // A request still waiting to open never reached the server: the RST_STREAM below
             // drops it in the framing layer, and it is resent elsewhere rather than counted as
             // timed out.

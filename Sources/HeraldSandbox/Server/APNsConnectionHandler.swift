@@ -33,6 +33,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let idleTimeout: TimeAmount?
     private let onRequest: (@Sendable (SandboxRequestLog) -> Void)?
     private var streams: [HTTP2StreamID: PendingStream] = [:]
+    /// Streams answered with added latency whose answer is not written yet.
+    private var delayed: Set<HTTP2StreamID> = []
     private var needsFlush = false
     private var closing = false
     /// The highest stream the client opened; GOAWAY names it as the last one processed.
@@ -123,7 +125,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let response = evaluator.evaluate(request, connection: authentication)
         onRequest?(SandboxRequestLog(request: request, response: response))
         if response.delayMilliseconds > 0 {
+            delayed.insert(streamID)
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(response.delayMilliseconds))) { [self] in
+                delayed.remove(streamID)
                 write(response, on: streamID, context: context)
                 context.flush()
             }
@@ -185,7 +189,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// Closes a connection that said GOAWAY once every stream up to its last one is answered.
     private func closeIfDrained(context: ChannelHandlerContext) {
         guard let last = goAwayLastStreamID, !closing else { return }
-        guard !streams.keys.contains(where: { $0 <= last }) else { return }
+        guard !streams.keys.contains(where: { $0 <= last }), !delayed.contains(where: { $0 <= last }) else { return }
         closing = true
         graceTimer?.cancel()
         // A PING written behind the last answers completes once they are on the wire; then close.
