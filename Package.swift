@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HeraldHTTP2", targets: ["HeraldHTTP2"]),
         .library(name: "HeraldSandbox", targets: ["HeraldSandbox"]),
         .library(name: "HeraldAPNs", targets: ["HeraldAPNs"]),
+        .library(name: "HeraldDevice", targets: ["HeraldDevice"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [
@@ -64,6 +65,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .target(
+            name: "HeraldDevice",
+            dependencies: ["HeraldCore"]
+        ),
         .executableTarget(
             name: "herald",
             dependencies: [
@@ -88,6 +93,10 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ]
+        ),
+        .testTarget(
+            name: "HeraldDeviceTests",
+            dependencies: ["HeraldDevice", "HeraldCore"]
         ),
         .testTarget(
             name: "HeraldSandboxTests",

@@ -1,0 +1,35 @@
+import Foundation
+import HeraldCore
+
+/// A media file attached to a notification (UNNotificationAttachment): a local file whose
+/// extension says what it is.
+public struct NotificationAttachment: Sendable, Equatable {
+    public var identifier: String
+    public var fileURL: URL
+    /// What iOS took the file for.
+    public var kind: AttachmentKind
+
+    /// Checks the file as iOS does: it must exist, its extension must name a kind iOS knows, and
+    /// it must be within that kind's size limit.
+    public init(identifier: String, fileURL: URL) throws(NotificationCenterError) {
+        guard fileURL.isFileURL else {
+            throw .invalidAttachment("\(fileURL.absoluteString) is not a local file; download it first and attach the file")
+        }
+        let path = fileURL.path
+        guard let kind = AttachmentKind(fileExtension: fileURL.pathExtension) else {
+            let known = AttachmentKind.allCases.flatMap(\.fileExtensions).joined(separator: ", ")
+            throw .invalidAttachment(
+                "Unrecognized attachment file type: \(fileURL.lastPathComponent) (the file extension tells iOS the type; use one of \(known))"
+            )
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), let size = attributes[.size] as? Int else {
+            throw .invalidAttachment("\(path) does not exist or cannot be read")
+        }
+        guard size <= kind.maximumByteCount else {
+            throw .invalidAttachment("\(fileURL.lastPathComponent) is \(size) bytes; an \(kind.rawValue) attachment may be at most \(kind.maximumByteCount) bytes")
+        }
+        self.identifier = identifier
+        self.fileURL = fileURL
+        self.kind = kind
+    }
+}
