@@ -52,6 +52,13 @@ public struct APS: Sendable, Hashable {
         set { json.setFlag(APSKey.mutableContent, newValue) }
     }
 
+    /// Whether iOS hands this payload to the app's notification service extension:
+    /// `mutable-content: 1` and an alert with a title, subtitle or body (or a localization key
+    /// for one). Sound-only and badge-only pushes never reach the extension.
+    public var runsServiceExtension: Bool {
+        mutableContent && (alert?.hasVisibleContent ?? false)
+    }
+
     /// `target-content-id`: the window or content to bring forward when opened.
     public var targetContentID: String? {
         get { json.string(APSKey.targetContentID) }
