@@ -3,7 +3,6 @@ import HeraldCore
 import Logging
 import NIOCore
 import HeraldHTTP2
-import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import Synchronization

@@ -177,13 +177,13 @@ final class APNsClientHandler: ChannelInboundHandler {
         }
         // Requests still waiting to open go first: resetting an open stream frees a slot, and
         // an expired request waiting for it must not be sent then.
-        let (waiting, sent) = (expired.filter { !framing.hasOpened($0) }, expired.filter { framing.hasOpened($0) })
-        for streamID in waiting + sent {
+        let ordered = expired.map { (streamID: $0, sent: framing.hasOpened($0)) }.sorted { !$0.sent && $1.sent }
+        for (streamID, sent) in ordered {
             guard let entry = pending.removeValue(forKey: streamID) else { continue }
             // A request still waiting to open never reached the server: the RST_STREAM below
             // drops it in the framing layer, and it is resent elsewhere rather than counted as
             // timed out.
-            entry.completion(.failure(framing.hasOpened(streamID) ? .timeout : .notProcessed))
+            entry.completion(.failure(sent ? .timeout : .notProcessed))
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
             scheduleFlush(context: context)
         }

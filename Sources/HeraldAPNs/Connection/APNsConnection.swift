@@ -2,7 +2,6 @@ import Foundation
 import HeraldCore
 import NIOCore
 import HeraldHTTP2
-import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import Synchronization
