@@ -40,11 +40,9 @@ enum FrameFlag {
 extension ByteBuffer {
     /// Writes a frame header.
     mutating func writeFrameHeader(length: Int, type: UInt8, flags: UInt8 = 0, streamID: HTTP2StreamID) {
-        writeInteger(UInt8(truncatingIfNeeded: length >> 16))
-        writeInteger(UInt16(truncatingIfNeeded: length))
-        writeInteger(type)
-        writeInteger(flags)
-        writeInteger(UInt32(Int32(streamID)))
+        let index = writerIndex
+        writeRepeatingByte(0, count: FrameHeader.size)
+        setFrameHeader(at: index, length: length, type: type, flags: flags, streamID: streamID)
     }
 
     /// Overwrites the frame header at `index` (its room was reserved before the payload was known).
