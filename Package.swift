@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -67,7 +68,14 @@ let package = Package(
         ),
         .target(
             name: "HeraldDevice",
-            dependencies: ["HeraldCore"]
+            dependencies: [
+                "HeraldCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .executableTarget(
             name: "herald",
@@ -75,6 +83,7 @@ let package = Package(
                 "HeraldCore",
                 "HeraldSandbox",
                 "HeraldAPNs",
+                "HeraldDevice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -96,7 +105,16 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldDeviceTests",
-            dependencies: ["HeraldDevice", "HeraldCore"]
+            dependencies: [
+                "HeraldDevice",
+                "HeraldCore",
+                "HeraldSandbox",
+                "HeraldAPNs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "HeraldSandboxTests",

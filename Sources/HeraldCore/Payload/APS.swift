@@ -52,11 +52,18 @@ public struct APS: Sendable, Hashable {
         set { json.setFlag(APSKey.mutableContent, newValue) }
     }
 
+    /// `mutable-content` as devices read it: the number 1, or the string `"1"`. Apple specifies
+    /// the number (lint warns about the string), but seeds 002 and 003 send `"1"` and see their
+    /// extension run, so devices accept it *(obs.)*.
+    public var mutableContentAsDevicesRead: Bool {
+        mutableContent || json[APSKey.mutableContent]?.stringValue == "1"
+    }
+
     /// Whether iOS hands this payload to the app's notification service extension:
     /// `mutable-content: 1` and an alert with a title, subtitle or body (or a localization key
     /// for one). Sound-only and badge-only pushes never reach the extension.
     public var runsServiceExtension: Bool {
-        mutableContent && (alert?.hasVisibleContent ?? false)
+        mutableContentAsDevicesRead && (alert?.hasVisibleContent ?? false)
     }
 
     /// `target-content-id`: the window or content to bring forward when opened.

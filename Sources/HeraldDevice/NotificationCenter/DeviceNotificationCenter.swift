@@ -122,8 +122,9 @@ public struct DeviceNotificationCenter: Sendable {
         return fired
     }
 
-    /// A delivered notification with the same identifier replaces the earlier one in the list.
-    private mutating func deliver(_ request: NotificationRequest, at date: Date) {
+    /// Puts a notification in the delivered list (a push, or a fired request); one with the same
+    /// identifier replaces the earlier one.
+    public mutating func deliver(_ request: NotificationRequest, at date: Date) {
         delivered.removeAll { $0.request.identifier == request.identifier }
         delivered.append(Delivered(request: request, date: date))
     }

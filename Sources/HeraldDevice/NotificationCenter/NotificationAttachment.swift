@@ -6,8 +6,21 @@ import HeraldCore
 public struct NotificationAttachment: Sendable, Equatable {
     public var identifier: String
     public var fileURL: URL
-    /// What iOS took the file for.
-    public var kind: AttachmentKind
+    /// What iOS takes the file for, by its extension.
+    public var kind: AttachmentKind? { AttachmentKind(fileExtension: fileURL.pathExtension) }
+
+    /// An attachment made without checks, as a service extension may hand one over; the system
+    /// checks it with ``validated()`` after the extension finishes.
+    public init(unvalidatedIdentifier identifier: String, fileURL: URL) {
+        self.identifier = identifier
+        self.fileURL = fileURL
+    }
+
+    /// Checks the attachment again, as the system does after the service extension finishes and
+    /// when a local request is added.
+    public func validated() throws(NotificationCenterError) -> NotificationAttachment {
+        try NotificationAttachment(identifier: identifier, fileURL: fileURL)
+    }
 
     /// Checks the file as iOS does: it must exist, its extension must name a kind iOS knows, and
     /// it must be within that kind's size limit.
@@ -30,6 +43,5 @@ public struct NotificationAttachment: Sendable, Equatable {
         }
         self.identifier = identifier
         self.fileURL = fileURL
-        self.kind = kind
     }
 }

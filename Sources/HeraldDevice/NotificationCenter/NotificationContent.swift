@@ -14,6 +14,8 @@ public struct NotificationContent: Sendable, Equatable {
     public var categoryIdentifier = ""
     public var threadIdentifier = ""
     public var interruptionLevel: InterruptionLevel = .active
+    /// Set when a service extension made this a communication notification (seed 003).
+    public var communication: CommunicationContext?
 
     public init(title: String = "", subtitle: String = "", body: String = "") {
         self.title = title

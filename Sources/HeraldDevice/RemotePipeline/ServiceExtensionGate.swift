@@ -15,7 +15,7 @@ public enum ServiceExtensionGate {
     ///   - hasExtension: the app ships a notification service extension.
     public static func decide(_ aps: APS, alertsAllowed: Bool, hasExtension: Bool) -> Decision {
         guard hasExtension else { return .skipped(reason: "the app has no notification service extension") }
-        guard aps.mutableContent else { return .skipped(reason: "mutable-content is not 1") }
+        guard aps.mutableContentAsDevicesRead else { return .skipped(reason: "mutable-content is not 1") }
         guard aps.runsServiceExtension else {
             return .skipped(reason: "mutable-content is set but the alert has no title, subtitle or body")
         }

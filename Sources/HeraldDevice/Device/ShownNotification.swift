@@ -1,0 +1,58 @@
+import Foundation
+import HeraldCore
+
+/// A notification the user can see: on the lock screen, as a banner, or in the list, with what
+/// the system resolved for it (actions, content extension).
+public struct ShownNotification: Sendable, Equatable {
+    public var notification: DeliveredNotification
+    /// The app's bundle id and the name shown in the banner.
+    public var app: String
+    public var appName: String
+    public var options: PresentationOptions
+    /// The registered category the payload named, if any.
+    public var category: NotificationCategory?
+    /// The content extension that shows this category, if one does.
+    public var contentExtension: ContentExtensionConfiguration?
+    /// Shown while the device was locked.
+    public var onLockScreen: Bool
+    /// The content extension's view is open (long press / expanded).
+    public var expanded = false
+    /// The interruption level in effect (after entitlement checks).
+    public var interruptionLevel: InterruptionLevel
+
+    public var identifier: String { notification.identifier }
+    public var content: NotificationContent { notification.content }
+    /// The buttons shown when the notification is expanded.
+    public var actions: [NotificationAction] { category?.actions ?? [] }
+}
+
+/// The APNs headers the device sees with a push (they arrive with it through the sandbox).
+public struct PushHeaders: Sendable, Equatable {
+    public var apnsID: String?
+    public var collapseID: String?
+    public var pushType: PushType?
+    public var priority: Int?
+
+    public init(apnsID: String? = nil, collapseID: String? = nil, pushType: PushType? = nil, priority: Int? = nil) {
+        self.apnsID = apnsID
+        self.collapseID = collapseID
+        self.pushType = pushType
+        self.priority = priority
+    }
+}
+
+/// One installed app's state on the device.
+struct InstalledApp: Sendable {
+    var bundle: AppBundle
+    var settings: NotificationSettings
+    var state: AppRunState
+    /// The user swiped the app away: background pushes do not launch it.
+    var forceQuit = false
+    var center: DeviceNotificationCenter
+    var delegate: (any NotificationDelegate)?
+    var serviceExtension: (any NotificationServiceExtension)?
+    var contentExtensionHandlers: [String: any NotificationContentExtension]
+    /// Content extensions whose plists iOS accepts.
+    var contentConfigurations: [ContentExtensionConfiguration]
+    var badge = 0
+}

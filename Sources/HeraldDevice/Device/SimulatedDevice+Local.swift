@@ -1,0 +1,68 @@
+import Foundation
+
+extension SimulatedDevice {
+    /// Schedules a local notification for an app (`UNUserNotificationCenter.add`). A refused
+    /// request is in the transcript and the error is thrown.
+    public func add(_ request: NotificationRequest, app: String) throws {
+        var installed = try installed(app)
+        let dropped: [NotificationRequest]
+        do {
+            dropped = try installed.center.add(request)
+        } catch {
+            record(.localRejected, app: app, notification: request.identifier, details: ["error": error.description], "not scheduled: \(error)")
+            throw error
+        }
+        apps[app] = installed
+        if request.trigger == nil {
+            record(.localScheduled, app: app, notification: request.identifier, "added without a trigger: delivered now")
+            let delivered = DeliveredNotification(request: request, date: now, source: .local, userInfo: request.content.userInfo)
+            present(delivered, app: app, at: now)
+            return
+        }
+        let next = installed.center.pending.first { $0.request.identifier == request.identifier }?.nextFireDate
+        record(.localScheduled, app: app, notification: request.identifier,
+               details: ["fires": next.map { ISO8601DateFormatter().string(from: $0) } ?? "", "repeats": String(request.trigger?.repeats ?? false)],
+               "scheduled" + (next.map { " to fire in \(($0.timeIntervalSince(now)).formattedSeconds)" } ?? ""))
+        for request in dropped {
+            record(.localDropped, app: app, notification: request.identifier,
+                   "dropped: an app keeps at most \(DeviceNotificationCenter.pendingLimit) pending requests, those that fire soonest")
+        }
+    }
+
+    /// The app's pending local requests, soonest first.
+    public func pending(_ app: String) throws(DeviceError) -> [DeviceNotificationCenter.Pending] {
+        try installed(app).center.pending
+    }
+
+    /// Removes pending requests (`removePendingNotificationRequests(withIdentifiers:)`).
+    public func removePending(_ identifiers: [String], app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        let known = Set(installed.center.pending.map(\.request.identifier))
+        installed.center.removePending(identifiers: identifiers)
+        apps[app] = installed
+        for identifier in identifiers {
+            record(.localRemoved, app: app, notification: identifier,
+                   known.contains(identifier) ? "pending request removed" : "no pending request with this identifier; nothing removed")
+        }
+    }
+
+    /// Moves the virtual clock forward, firing every local notification due on the way, in order.
+    public func advance(by seconds: TimeInterval) {
+        let end = now.addingTimeInterval(seconds)
+        var fired: [(date: Date, app: String, request: NotificationRequest)] = []
+        for id in apps.keys.sorted() {
+            guard var installed = apps[id] else { continue }
+            for delivered in installed.center.advance(by: seconds) {
+                fired.append((delivered.date, id, delivered.request))
+            }
+            apps[id] = installed
+        }
+        for item in fired.sorted(by: { ($0.date, $0.app) < ($1.date, $1.app) }) {
+            now = item.date
+            record(.localFired, app: item.app, notification: item.request.identifier, "local notification fired")
+            let delivered = DeliveredNotification(request: item.request, date: item.date, source: .local, userInfo: item.request.content.userInfo)
+            present(delivered, app: item.app, at: item.date)
+        }
+        now = end
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HeraldCore
+
+extension SimulatedDevice {
+    /// Presents a delivered notification (local or remote): resolves its category and content
+    /// extension, checks its interruption level, asks the delegate in the foreground, applies the
+    /// user's settings, sets the badge, plays the sound and shows it.
+    func present(_ delivered: DeliveredNotification, app id: String, at time: Date) {
+        guard var installed = apps[id] else { return }
+        let identifier = delivered.identifier
+        let content = delivered.content
+        func note(_ kind: DeviceEvent.Kind, _ details: [String: String] = [:], _ message: String) {
+            record(kind, at: time, app: id, notification: identifier, details: details, message)
+        }
+
+        var category: NotificationCategory?
+        if !content.categoryIdentifier.isEmpty {
+            category = installed.center.category(content.categoryIdentifier)
+            if category == nil {
+                let registered = installed.center.categories.map(\.identifier)
+                let nearMiss = registered.first { $0.lowercased() == content.categoryIdentifier.lowercased() }
+                note(.categoryNotFound, ["category": content.categoryIdentifier],
+                     "category \"\(content.categoryIdentifier)\" is not registered, so no actions are shown"
+                        + (nearMiss.map { "; \"\($0)\" is registered (identifiers are case-sensitive)" }
+                            ?? (registered.isEmpty ? "; the app registered no categories" : "; registered: \(registered.joined(separator: ", "))")))
+            }
+        }
+        let contentExtension = content.categoryIdentifier.isEmpty
+            ? nil : installed.contentConfigurations.first { $0.categories.contains(content.categoryIdentifier) }
+        if let contentExtension {
+            note(.contentExtension, ["extension": contentExtension.extensionName, "ratio": String(contentExtension.initialContentSizeRatio),
+                                     "default-content-hidden": String(contentExtension.defaultContentHidden)],
+                 "content extension \(contentExtension.extensionName) shows category \"\(content.categoryIdentifier)\" when expanded")
+        }
+
+        var level = content.interruptionLevel
+        let entitlement: String? = level == .timeSensitive ? Entitlement.timeSensitive : level == .critical ? Entitlement.criticalAlerts : nil
+        if !level.isKnown {
+            note(.interruptionLevel, ["level": "active"], "interruption level \"\(level.rawValue)\" is unknown; active is used")
+            level = .active
+        } else if let entitlement, !installed.bundle.hasEntitlement(entitlement) {
+            note(.interruptionLevel, ["level": "active", "requested": level.rawValue],
+                 "\(level.rawValue) needs the \(entitlement) entitlement, which the app lacks; shown as active")
+            level = .active
+        }
+
+        var options: PresentationOptions
+        if installed.state == .foreground {
+            guard let delegate = installed.delegate else {
+                note(.notPresented, ["reason": "no-delegate"],
+                     "not shown: the app is in the foreground and set no UNUserNotificationCenter delegate, so iOS presents nothing")
+                return
+            }
+            guard let chosen = delegate.willPresent(delivered) else {
+                note(.willPresent, ["implemented": "false"], "the delegate does not implement willPresent")
+                note(.notPresented, ["reason": "foreground"], "not shown: the app is in the foreground and willPresent is not implemented")
+                return
+            }
+            note(.willPresent, ["options": chosen.description], "userNotificationCenter(_:willPresent:) answered [\(chosen)]")
+            options = chosen
+        } else {
+            options = .all
+        }
+        let settings = installed.settings
+        if settings.authorization == .provisional {
+            options.formIntersection([.list, .badge])
+        }
+        if !settings.alert { options.subtract([.banner, .list]) }
+        if !settings.badge { options.remove(.badge) }
+        let criticalSound = level == .critical
+        if !settings.sound, !criticalSound { options.remove(.sound) }
+        if level == .passive { options.subtract([.banner, .sound]) }
+        if content.sound == nil { options.remove(.sound) }
+        if content.badge == nil { options.remove(.badge) }
+
+        if options.contains(.badge), let badge = content.badge {
+            installed.badge = max(0, badge)
+            note(.badge, ["badge": String(badge)], badge == 0 ? "badge cleared" : "badge set to \(badge)")
+        }
+        if options.contains(.sound), let sound = content.sound {
+            if sound == "default" || installed.bundle.resources.contains(sound) {
+                note(.sound, ["sound": sound], "plays \(sound == "default" ? "the default sound" : sound)")
+            } else {
+                note(.sound, ["sound": "default", "requested": sound], "\(sound) is not in the app bundle, so the default sound plays")
+            }
+        }
+        guard options.contains(.banner) || options.contains(.list) else {
+            apps[id] = installed
+            if installed.center.delivered.contains(where: { $0.request.identifier == identifier }) {
+                installed.center.removeDelivered(identifiers: [identifier])
+                apps[id] = installed
+            }
+            let why = settings.authorization == .provisional ? "" : !settings.alert ? " (alerts are off in Settings)" : ""
+            note(.notPresented, ["reason": "options", "options": options.description], "not shown: the options include neither banner nor list\(why)")
+            return
+        }
+        if let index = shown.lastIndex(where: { $0.identifier == identifier && $0.app == id }) {
+            shown.remove(at: index)
+            note(.replaced, [:], "replaces the earlier notification with the same identifier")
+        }
+        if options.contains(.list) {
+            installed.center.deliver(delivered.request, at: time)
+        } else {
+            installed.center.removeDelivered(identifiers: [identifier])
+        }
+        apps[id] = installed
+        let item = ShownNotification(
+            notification: delivered, app: id, appName: installed.bundle.displayName, options: options, category: category,
+            contentExtension: contentExtension, onLockScreen: locked, interruptionLevel: level
+        )
+        shown.append(item)
+        var details = ["options": options.description, "title": content.title, "subtitle": content.subtitle, "body": content.body,
+                       "actions": item.actions.map(\.identifier).joined(separator: ","), "level": level.rawValue,
+                       "attachments": content.attachments.map(\.fileURL.lastPathComponent).joined(separator: ","),
+                       "lock-screen": String(locked)]
+        if !content.categoryIdentifier.isEmpty { details["category"] = content.categoryIdentifier }
+        if !content.threadIdentifier.isEmpty { details["thread"] = content.threadIdentifier }
+        if let communication = content.communication { details["sender"] = communication.senderName }
+        let place = locked ? "on the lock screen" : options.contains(.banner) ? "as a banner" : "in the notification list"
+        note(.presented, details, "shown \(place) [\(options)]"
+             + (item.actions.isEmpty ? "" : " with actions \(item.actions.map(\.identifier).joined(separator: ", "))"))
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HeraldCore
+
+extension SimulatedDevice {
+    /// Receives a push for an app, as iOS does: wakes the app for `content-available`, builds the
+    /// content (localized), runs the service extension when its rule holds, checks attachments,
+    /// then presents it. Returns the notification's identifier (the collapse id, else the apns-id,
+    /// else a new UUID).
+    @discardableResult
+    public func receive(_ payload: Payload, app id: String, headers: PushHeaders = PushHeaders()) async throws(DeviceError) -> String {
+        let installed = try installed(id)
+        let identifier = headers.collapseID ?? headers.apnsID ?? UUID().uuidString
+        let aps = payload.aps
+        var details = ["bytes": String(payload.serialized.count)]
+        if let pushType = headers.pushType { details["push-type"] = pushType.rawValue }
+        if let apnsID = headers.apnsID { details["apns-id"] = apnsID }
+        if let collapseID = headers.collapseID { details["collapse-id"] = collapseID }
+        record(.received, app: id, notification: identifier, details: details, "push received for \(installed.bundle.displayName)")
+
+        if aps.contentAvailable { wake(id, userInfo: payload.json, notification: identifier) }
+        let visible = aps.alert?.hasVisibleContent ?? false
+        guard visible || aps.badge != nil || aps.sound != nil else {
+            if !aps.contentAvailable {
+                record(.notPresented, app: id, notification: identifier, details: ["reason": "empty"],
+                       "nothing to show: no alert text, badge or sound, and no content-available")
+            }
+            return identifier
+        }
+        guard installed.settings.authorization == .authorized || installed.settings.authorization == .provisional else {
+            record(.notPresented, app: id, notification: identifier, details: ["reason": "not-authorized"],
+                   "not shown: notifications are \(installed.settings.authorization.rawValue) for this app (background pushes still reach it)")
+            return identifier
+        }
+        let made = RemoteContent.make(from: payload, app: installed.bundle, languages: languages)
+        for note in made.notes { record(.received, app: id, notification: identifier, details: ["note": "localization"], note) }
+        var request = NotificationRequest(identifier: identifier, content: made.content, trigger: nil)
+        let receivedAt = now
+        var shownAt = now
+
+        switch ServiceExtensionGate.decide(aps, alertsAllowed: installed.settings.allowsAlerts, hasExtension: installed.bundle.serviceExtension != nil) {
+        case .skipped(let reason):
+            if installed.bundle.serviceExtension != nil || aps.mutableContentAsDevicesRead {
+                record(.extensionSkipped, app: id, notification: identifier, details: ["reason": reason], "service extension not run: \(reason)")
+            }
+        case .runs:
+            if aps.json[APSKey.mutableContent]?.stringValue != nil {
+                record(.extensionStarted, app: id, notification: identifier, details: ["note": "string-flag"],
+                       "mutable-content is the string \"1\"; devices read it as 1, but Apple specifies the number")
+            }
+            let handler = installed.serviceExtension ?? ComposedServiceExtension(steps: [])
+            let (content, seconds) = await runServiceExtension(handler, request: request, payload: payload, app: installed.bundle)
+            request.content = content
+            shownAt = receivedAt.addingTimeInterval(seconds)
+        }
+        request.content.attachments = validateAttachments(request.content.attachments, app: id, notification: identifier, at: shownAt)
+        let delivered = DeliveredNotification(request: request, date: shownAt, source: .remote(apnsID: headers.apnsID), userInfo: payload.json)
+        present(delivered, app: id, at: shownAt)
+        return identifier
+    }
+
+    /// `content-available: 1`: the app gets `didReceiveRemoteNotification` (launched in the
+    /// background if it is not running, unless the user force-quit it).
+    private func wake(_ id: String, userInfo: JSONObject, notification: String) {
+        guard var installed = apps[id] else { return }
+        switch installed.state {
+        case .foreground:
+            break
+        case .background:
+            record(.appWoken, app: id, notification: notification, "app woken in the background (about 30 s to work)")
+        case .notRunning where installed.forceQuit:
+            record(.appNotWoken, app: id, notification: notification, details: ["reason": "force-quit"],
+                   "app not woken: the user force-quit it, so background pushes do not launch it until the user opens it")
+            return
+        case .notRunning:
+            installed.state = .background
+            apps[id] = installed
+            record(.appLaunched, app: id, notification: notification, details: ["state": "background"],
+                   "app launched in the background for the push (about 30 s to work)")
+        }
+        guard let delegate = installed.delegate else {
+            record(.didReceiveRemoteNotification, app: id, notification: notification, details: ["implemented": "false"],
+                   "the app has no delegate for didReceiveRemoteNotification; the push is not handled")
+            return
+        }
+        delegate.didReceiveRemoteNotification(userInfo)
+        record(.didReceiveRemoteNotification, app: id, notification: notification, details: ["state": installed.state.rawValue],
+               "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) called (app \(installed.state.rawValue))")
+    }
+
+    /// Runs the extension with its 30 s; returns the content to show and the virtual seconds used.
+    private func runServiceExtension(
+        _ handler: any NotificationServiceExtension, request: NotificationRequest, payload: Payload, app: AppBundle
+    ) async -> (NotificationContent, Double) {
+        let id = app.bundleIdentifier
+        let started = now
+        record(.extensionStarted, app: id, notification: request.identifier, details: ["extension": handler.name],
+               "service extension \(handler.name) started with 30 s")
+        let context = ServiceExtensionContext(
+            request: request, payload: payload, app: app,
+            temporaryDirectory: workDirectory.appendingPathComponent(UUID().uuidString.prefix(8).description),
+            budget: ServiceExtensionRunner.budget, fetcher: fetcher
+        )
+        let outcome = await ServiceExtensionRunner(realTimeLimit: extensionRealTimeLimit).run(handler, context: context)
+        for line in context.logLines {
+            record(.extensionLog, at: started.addingTimeInterval(min(line.at, ServiceExtensionRunner.budget)), app: id,
+                   notification: request.identifier, details: ["extension": handler.name], line.message)
+        }
+        let budget = ServiceExtensionRunner.budget
+        switch outcome {
+        case .finished(let content, let seconds):
+            record(.extensionFinished, at: started.addingTimeInterval(seconds), app: id, notification: request.identifier,
+                   details: ["seconds": String(format: "%.2f", seconds)], "service extension called its content handler after \(seconds.formattedSeconds)")
+            return (content, seconds)
+        case .bestAttempt(let content):
+            record(.extensionTimeWillExpire, at: started.addingTimeInterval(budget), app: id, notification: request.identifier,
+                   details: ["result": "best-attempt"], "30 s used up: serviceExtensionTimeWillExpire delivered the best attempt")
+            return (content, budget)
+        case .original:
+            record(.extensionGaveNoAnswer, at: started.addingTimeInterval(budget), app: id, notification: request.identifier,
+                   details: ["result": "original"], "the extension never called its content handler: the original content is shown")
+            return (request.content, budget)
+        }
+    }
+
+    /// The system's check after the extension: each attachment must be a local file with a known
+    /// extension within its kind's size limit; others are dropped.
+    private func validateAttachments(_ attachments: [NotificationAttachment], app: String, notification: String, at time: Date) -> [NotificationAttachment] {
+        attachments.compactMap { attachment in
+            do {
+                let valid = try attachment.validated()
+                record(.attachmentAdded, at: time, app: app, notification: notification,
+                       details: ["identifier": valid.identifier, "file": valid.fileURL.lastPathComponent, "kind": valid.kind?.rawValue ?? ""],
+                       "attachment \(valid.fileURL.lastPathComponent) accepted as \(valid.kind?.rawValue ?? "media")")
+                return valid
+            } catch {
+                record(.attachmentRejected, at: time, app: app, notification: notification,
+                       details: ["identifier": attachment.identifier, "file": attachment.fileURL.lastPathComponent], "attachment dropped: \(error)")
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HeraldCore
+
+/// A simulated iPhone: installed apps with their settings and state, a lock, a virtual clock,
+/// the notification centers, and a transcript of every step it takes.
+///
+/// ```swift
+/// let device = SimulatedDevice(now: start)
+/// try await device.install(app, settings: .granted, state: .background, serviceExtension: ComposedServiceExtension(steps: [MediaDownloadStep()]))
+/// try await device.receive(payload, app: app.bundleIdentifier)
+/// let banner = await device.shown.last
+/// ```
+public actor SimulatedDevice {
+    /// The virtual time now.
+    public internal(set) var now: Date
+    public internal(set) var locked: Bool
+    /// Every step so far, in order.
+    public internal(set) var transcript: [DeviceEvent] = []
+    /// What the user can see, oldest first.
+    public internal(set) var shown: [ShownNotification] = []
+    var apps: [String: InstalledApp] = [:]
+    let calendar: Calendar
+    let fetcher: any MediaFetcher
+    let workDirectory: URL
+    let extensionRealTimeLimit: Duration
+    let languages: [String]
+
+    /// - Parameters:
+    ///   - now: the virtual clock's start.
+    ///   - timeZone: for calendar triggers.
+    ///   - fetcher: how service extensions download.
+    ///   - workDirectory: where extensions save downloads (a fresh temporary folder by default).
+    ///   - extensionRealTimeLimit: real time after which a silent extension is given up on.
+    public init(
+        now: Date = Date(), locked: Bool = false, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        languages: [String] = ["en"], fetcher: any MediaFetcher = URLSessionMediaFetcher(), workDirectory: URL? = nil,
+        extensionRealTimeLimit: Duration = .seconds(35)
+    ) {
+        self.now = now
+        self.locked = locked
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+        self.languages = languages
+        self.fetcher = fetcher
+        self.workDirectory = workDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("herald-device-\(UUID().uuidString.prefix(8))")
+        self.extensionRealTimeLimit = extensionRealTimeLimit
+    }
+
+    // MARK: Apps
+
+    /// Installs an app. A service extension handler without a declared extension in the bundle
+    /// gets one declared; content extension handlers are keyed by extension folder name. Invalid
+    /// content-extension plists are reported in the transcript and those extensions are not used.
+    public func install(
+        _ bundle: AppBundle, settings: NotificationSettings = .granted, state: AppRunState = .notRunning,
+        delegate: (any NotificationDelegate)? = nil, serviceExtension: (any NotificationServiceExtension)? = nil,
+        contentExtensions: [String: any NotificationContentExtension] = [:]
+    ) {
+        var bundle = bundle
+        if serviceExtension != nil, bundle.serviceExtension == nil {
+            bundle.extensions.append(.serviceExtension(userActivityTypes: bundle.userActivityTypes))
+        }
+        let id = bundle.bundleIdentifier
+        var configurations: [ContentExtensionConfiguration] = []
+        var problems: [PlistProblem] = []
+        for contentExtension in bundle.contentExtensions {
+            let read = ContentExtensionConfiguration.read(contentExtension)
+            problems += read.problems
+            if let configuration = read.configuration { configurations.append(configuration) }
+        }
+        if let service = bundle.serviceExtension { problems += ContentExtensionConfiguration.serviceExtensionProblems(service) }
+        var center = DeviceNotificationCenter(now: now, calendar: calendar)
+        center.calendar = calendar
+        apps[id] = InstalledApp(
+            bundle: bundle, settings: settings, state: state, center: center, delegate: delegate,
+            serviceExtension: serviceExtension ?? (bundle.serviceExtension != nil ? ComposedServiceExtension(steps: []) : nil),
+            contentExtensionHandlers: contentExtensions, contentConfigurations: configurations
+        )
+        let extensions = bundle.extensions.map(\.name)
+        record(.installed, app: id, details: ["extensions": extensions.joined(separator: ",")],
+               "installed \(bundle.displayName) (\(id))" + (extensions.isEmpty ? "" : " with \(extensions.joined(separator: ", "))"))
+        for problem in problems {
+            record(.plistProblem, app: id, details: ["severity": problem.severity.rawValue, "extension": problem.extensionName, "key": problem.keyPath],
+                   problem.description + (problem.severity == .error ? "; iOS does not use this extension" : ""))
+        }
+    }
+
+    /// The installed app's bundle.
+    public func bundle(_ app: String) throws(DeviceError) -> AppBundle { try installed(app).bundle }
+
+    /// The app's notification settings.
+    public func settings(_ app: String) throws(DeviceError) -> NotificationSettings { try installed(app).settings }
+
+    /// `requestAuthorization`: the user's answer becomes the app's settings.
+    public func requestAuthorization(_ app: String, userAllows: Bool, provisional: Bool = false) throws(DeviceError) {
+        var installed = try installed(app)
+        let authorization: NotificationSettings.Authorization = provisional ? .provisional : userAllows ? .authorized : .denied
+        installed.settings.authorization = authorization
+        apps[app] = installed
+        record(.authorization, app: app, details: ["status": authorization.rawValue], "authorization \(authorization.rawValue)")
+    }
+
+    /// Changes the app's settings (as the user does in Settings).
+    public func setSettings(_ settings: NotificationSettings, app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        installed.settings = settings
+        apps[app] = installed
+        record(.authorization, app: app, details: ["status": settings.authorization.rawValue],
+               "settings: \(settings.authorization.rawValue), alert \(settings.alert), sound \(settings.sound), badge \(settings.badge)")
+    }
+
+    /// Moves the app to the foreground, the background, or stops it. `forceQuit` means the user
+    /// swiped it away (then background pushes do not launch it).
+    public func setState(_ state: AppRunState, app: String, forceQuit: Bool = false) throws(DeviceError) {
+        var installed = try installed(app)
+        installed.state = state
+        installed.forceQuit = state == .notRunning && forceQuit
+        if state != .notRunning { installed.forceQuit = false }
+        apps[app] = installed
+        record(.stateChanged, app: app, details: ["state": state.rawValue, "force-quit": String(installed.forceQuit)],
+               "app is \(state.rawValue)" + (installed.forceQuit ? " (force-quit by the user)" : ""))
+    }
+
+    public func state(_ app: String) throws(DeviceError) -> AppRunState { try installed(app).state }
+
+    public func setLocked(_ locked: Bool) {
+        self.locked = locked
+        record(.lockChanged, app: nil, details: ["locked": String(locked)], locked ? "device locked" : "device unlocked")
+    }
+
+    /// `setNotificationCategories`: replaces the app's whole set.
+    public func setCategories(_ categories: [NotificationCategory], app: String) throws {
+        var installed = try installed(app)
+        try installed.center.setCategories(categories)
+        apps[app] = installed
+    }
+
+    /// The number on the app's icon.
+    public func badge(_ app: String) throws(DeviceError) -> Int { try installed(app).badge }
+
+    /// The app's delivered list (Notification Center), oldest first.
+    public func deliveredList(_ app: String) throws(DeviceError) -> [DeviceNotificationCenter.Delivered] { try installed(app).center.delivered }
+
+    /// A shown notification by identifier.
+    public func shownNotification(_ identifier: String) -> ShownNotification? {
+        shown.last { $0.identifier == identifier }
+    }
+
+    // MARK: Support
+
+    func installed(_ app: String) throws(DeviceError) -> InstalledApp {
+        guard let installed = apps[app] else { throw .noSuchApp(app) }
+        return installed
+    }
+
+    func record(
+        _ kind: DeviceEvent.Kind, at time: Date? = nil, app: String?, notification: String? = nil, details: [String: String] = [:],
+        _ message: String
+    ) {
+        transcript.append(DeviceEvent(time: time ?? now, kind: kind, app: app, notification: notification, details: details, message: message))
+    }
+}

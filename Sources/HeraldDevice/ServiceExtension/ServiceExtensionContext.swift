@@ -1,0 +1,122 @@
+import Foundation
+import HeraldCore
+import Synchronization
+
+/// What a service extension works with: the request, its best attempt, the app's bundle, a way
+/// to download, a temporary folder, and the virtual clock of its 30 s.
+public final class ServiceExtensionContext: Sendable {
+    /// The notification as it arrived.
+    public let request: NotificationRequest
+    /// The payload as it arrived (userInfo), for keys the content model does not carry.
+    public let payload: Payload
+    /// The app the extension belongs to (Info.plists, entitlements).
+    public let app: AppBundle
+    /// Where downloaded files go; files here may become attachments.
+    public let temporaryDirectory: URL
+    /// The virtual time the extension may use.
+    public let budget: Double
+    let fetcher: any MediaFetcher
+
+    private struct State {
+        var bestAttempt: NotificationContent
+        var delivered: (content: NotificationContent, at: Double)?
+        var elapsed = 0.0
+        var log: [(at: Double, message: String)] = []
+        var acceptsDelivery = true
+        var onDelivery: (@Sendable () -> Void)?
+    }
+
+    private let state: Mutex<State>
+
+    init(request: NotificationRequest, payload: Payload, app: AppBundle, temporaryDirectory: URL, budget: Double, fetcher: any MediaFetcher) {
+        self.request = request
+        self.payload = payload
+        self.app = app
+        self.temporaryDirectory = temporaryDirectory
+        self.budget = budget
+        self.fetcher = fetcher
+        self.state = Mutex(State(bestAttempt: request.content))
+    }
+
+    /// A mutable copy of the content, as the extension has changed it so far.
+    public var bestAttemptContent: NotificationContent {
+        get { state.withLock { $0.bestAttempt } }
+        set { state.withLock { $0.bestAttempt = newValue } }
+    }
+
+    /// Changes the best attempt in place.
+    public func updateBestAttempt(_ change: (inout NotificationContent) -> Void) {
+        state.withLock { change(&$0.bestAttempt) }
+    }
+
+    /// Hands the final content to the system. Only the first call counts, and only while the
+    /// extension still has time (or from `serviceExtensionTimeWillExpire`).
+    public func contentHandler(_ content: NotificationContent) {
+        let notify = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.delivered == nil, state.acceptsDelivery else { return nil }
+            state.delivered = (content, state.elapsed)
+            return state.onDelivery
+        }
+        notify?()
+    }
+
+    /// Virtual seconds used so far.
+    public var elapsed: Double { state.withLock { $0.elapsed } }
+
+    /// Virtual seconds left before `serviceExtensionTimeWillExpire`.
+    public var remaining: Double { max(0, budget - elapsed) }
+
+    /// Uses up virtual time (work the extension does; downloads add their own).
+    public func spend(_ seconds: Double) {
+        state.withLock { state in
+            state.elapsed += max(0, seconds)
+            if state.elapsed > budget, state.delivered == nil { state.acceptsDelivery = false }
+        }
+    }
+
+    /// Writes a line to the transcript.
+    public func log(_ message: String) {
+        state.withLock { $0.log.append(($0.elapsed, message)) }
+    }
+
+    /// Downloads a URL, using up the virtual time the download takes.
+    public func download(_ url: URL) async throws -> FetchedMedia {
+        let started = ContinuousClock.now
+        do {
+            let media = try await fetcher.fetch(url)
+            spend(max(media.simulatedSeconds, (ContinuousClock.now - started).seconds))
+            return media
+        } catch {
+            spend((ContinuousClock.now - started).seconds)
+            throw error
+        }
+    }
+
+    /// Saves bytes in the temporary folder under `name` (its extension tells iOS the type).
+    public func save(_ data: Data, as name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+        let url = temporaryDirectory.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    // MARK: Read by the runner
+
+    var delivered: (content: NotificationContent, at: Double)? { state.withLock { $0.delivered } }
+
+    var logLines: [(at: Double, message: String)] { state.withLock { $0.log } }
+
+    /// From now on, deliveries count only through `serviceExtensionTimeWillExpire`.
+    func closeDelivery() { state.withLock { $0.acceptsDelivery = false } }
+
+    func openForExpiry() { state.withLock { $0.acceptsDelivery = true } }
+
+    func onDelivery(_ notify: @escaping @Sendable () -> Void) { state.withLock { $0.onDelivery = notify } }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// Runs a service extension as iOS does: 30 s of virtual time to call the content handler, then
+/// `serviceExtensionTimeWillExpire`, then the original content.
+struct ServiceExtensionRunner: Sendable {
+    /// How the run ended.
+    enum Outcome: Sendable {
+        /// The content handler was called in time, after `seconds` of virtual time.
+        case finished(NotificationContent, seconds: Double)
+        /// Time ran out and `serviceExtensionTimeWillExpire` delivered this best attempt.
+        case bestAttempt(NotificationContent)
+        /// Nothing was delivered: the original content is shown.
+        case original
+    }
+
+    /// Virtual seconds an extension gets.
+    static let budget = 30.0
+    /// Real time after which an extension that neither answers nor returns is given up on.
+    var realTimeLimit: Duration
+
+    func run(_ serviceExtension: any NotificationServiceExtension, context: ServiceExtensionContext) async -> Outcome {
+        let task = await waitForAnswer(serviceExtension, context: context)
+        if let delivered = context.delivered, delivered.at <= context.budget {
+            return .finished(delivered.content, seconds: delivered.at)
+        }
+        task.cancel()
+        context.closeDelivery()
+        if context.delivered == nil { context.openForExpiry() }
+        serviceExtension.serviceExtensionTimeWillExpire(context)
+        context.closeDelivery()
+        if let delivered = context.delivered { return .bestAttempt(delivered.content) }
+        return .original
+    }
+
+    /// Returns once the extension delivers, returns from `didReceive`, or the real-time limit passes.
+    private func waitForAnswer(_ serviceExtension: any NotificationServiceExtension, context: ServiceExtensionContext) async -> Task<Void, Never> {
+        let resumed = Mutex(false)
+        let limit = realTimeLimit
+        let box = Mutex<Task<Void, Never>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume: @Sendable () -> Void = {
+                let first = resumed.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume() }
+            }
+            context.onDelivery(resume)
+            let work = Task {
+                await serviceExtension.didReceive(context)
+                resume()
+            }
+            box.withLock { $0 = work }
+            Task {
+                try? await Task.sleep(for: limit)
+                resume()
+            }
+        }
+        return box.withLock { $0! }
+    }
+}
