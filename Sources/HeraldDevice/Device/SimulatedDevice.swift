@@ -162,3 +162,11 @@ public actor SimulatedDevice {
         transcript.append(DeviceEvent(time: time ?? now, kind: kind, app: app, notification: notification, details: details, message: message))
     }
 }
+
+extension SimulatedDevice {
+    /// Records that an app registered for remote notifications and got a token.
+    public func noteRegistration(app: String, token: String, environment: String, sandbox: URL) {
+        record(.registered, app: app, details: ["token": token, "environment": environment],
+               "registered for remote notifications with \(sandbox.absoluteString): token \(token.prefix(8))… (\(environment))")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HeraldCore
+
+/// A notification UI test: apps installed on a simulated device, then steps (pushes, local
+/// notifications, time, taps) and expectations about what the device did. Read from YAML by
+/// ``ScenarioParser``, played by ``ScenarioRunner``.
+public struct Scenario: Sendable {
+    public var name: String
+    public var start: Date
+    public var timeZone: TimeZone
+    public var locked: Bool
+    /// Virtual seconds added to every download an extension makes.
+    public var networkLatency: Double
+    public var apps: [App]
+    public var steps: [Step]
+
+    /// An app as the scenario installs it.
+    public struct App: Sendable {
+        public var bundle: AppBundle
+        public var settings: NotificationSettings
+        public var state: AppRunState
+        public var forceQuit: Bool
+        public var delegate: Delegate
+        public var serviceExtension: ComposedServiceExtension?
+        public var contentExtensions: [String: ScriptedContentExtension]
+        public var categories: [NotificationCategory]
+    }
+
+    /// The app's notification delegate.
+    public enum Delegate: Sendable {
+        /// No delegate is set.
+        case none
+        /// A delegate without `willPresent`.
+        case withoutWillPresent
+        /// A delegate whose `willPresent` answers these options.
+        case willPresent(PresentationOptions)
+    }
+
+    /// One line of the scenario, with where it is in the file.
+    public struct Step: Sendable {
+        public var line: Int
+        public var action: Action
+    }
+
+    /// Refers to a notification: by identifier, or `last` for the latest shown or received.
+    public typealias NotificationReference = String
+
+    public enum Action: Sendable {
+        case push(Payload, PushHeaders, app: String?)
+        case local(NotificationRequest, app: String?)
+        case cancel([String], app: String?)
+        case advance(Double)
+        case state(AppRunState, forceQuit: Bool, app: String?)
+        case lock(Bool)
+        case settings(NotificationSettings, app: String?)
+        case expand(NotificationReference)
+        case tap(NotificationReference, action: String?, text: String?)
+        case dismiss(NotificationReference)
+        case render(NotificationReference, svgPath: String?)
+        case expect(Expectation)
+        case expectNot(Expectation)
+        case expectBadge(Int, app: String?)
+        case register(sandbox: URL, environment: String, serverURL: URL?, app: String?)
+        case online(Bool, app: String?)
+        case receive(count: Int, timeout: Double)
+    }
+
+    /// What an `expect` looks for among the events of the steps since the previous `expect`.
+    public struct Expectation: Sendable {
+        public var kind: DeviceEvent.Kind
+        public var notification: NotificationReference?
+        public var app: String?
+        /// Each must equal the event's detail (a list like `banner,list` compares as a set).
+        public var details: [String: String]
+        /// The event's message must contain this.
+        public var messageContains: String?
+        /// How many events must match (at least one when absent).
+        public var count: Int?
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HeraldCore
+import Yams
+
+extension ScenarioParser {
+    static let stepKinds = [
+        "push", "push-file", "local", "cancel", "advance", "state", "lock", "unlock", "settings", "expand", "tap", "dismiss",
+        "render", "expect", "expect-not", "expect-badge", "register", "online", "offline", "receive",
+    ]
+    /// Keys that may sit beside a step's own key.
+    static let stepModifiers = ["app", "apns-id", "collapse-id", "push-type", "priority", "force-quit", "environment", "server"]
+
+    func step(_ node: Node) throws(ScenarioError) -> Scenario.Action {
+        let map = try reader.mapping(node, "a step")
+        guard let kindKey = map.keys.first(where: { Self.stepKinds.contains($0.string ?? "") }), let kind = kindKey.string else {
+            throw reader.fail(node, "a step starts with one of: \(Self.stepKinds.joined(separator: ", "))")
+        }
+        try reader.checkKeys(map, allowed: [kind] + Self.stepModifiers, in: "a \(kind) step")
+        let value = map[kind]!
+        func modifier(_ key: String) throws(ScenarioError) -> String? {
+            try map[key].map { node throws(ScenarioError) in try reader.string(node, key) }
+        }
+        let app = try modifier("app")
+        switch kind {
+        case "push", "push-file":
+            let payload: Payload
+            if kind == "push-file" {
+                let path = try reader.string(value, "push-file")
+                let url = baseDirectory.appendingPathComponent(path)
+                guard let data = FileManager.default.contents(atPath: url.path) else { throw reader.fail(value, "cannot read the payload file \(url.path)") }
+                do {
+                    payload = try Payload(decoding: Array(data))
+                } catch {
+                    throw reader.fail(value, "\(path) is not a payload: \(error)")
+                }
+            } else if let text = value.string, value.scalar != nil {
+                do {
+                    payload = try Payload(decoding: text)
+                } catch {
+                    throw reader.fail(value, "push is not a JSON payload: \(error)")
+                }
+            } else {
+                guard case .object(let object) = try reader.json(value) else { throw reader.fail(value, "push must be a payload mapping or JSON text") }
+                payload = Payload(json: object)
+            }
+            let headers = PushHeaders(
+                apnsID: try modifier("apns-id"), collapseID: try modifier("collapse-id"),
+                pushType: try modifier("push-type").map(PushType.init(rawValue:)),
+                priority: try map["priority"].map { node throws(ScenarioError) in try reader.int(node, "priority") })
+            return .push(payload, headers, app: app)
+        case "local":
+            return .local(try localRequest(value), app: app)
+        case "cancel":
+            return .cancel(try reader.strings(value, "cancel"), app: app)
+        case "advance":
+            let seconds = try reader.seconds(value, "advance")
+            guard seconds >= 0 else { throw reader.fail(value, "advance cannot go back in time") }
+            return .advance(seconds)
+        case "state":
+            return .state(try appState(value), forceQuit: try map["force-quit"].map { node throws(ScenarioError) in try reader.bool(node, "force-quit") } ?? false, app: app)
+        case "lock":
+            return .lock(try reader.bool(value, "lock"))
+        case "unlock":
+            return .lock(!(try reader.bool(value, "unlock")))
+        case "settings":
+            let settingsMap = try reader.mapping(value, "settings")
+            try reader.checkKeys(settingsMap, allowed: ["authorization", "alert", "sound", "badge"], in: "settings")
+            var settings = NotificationSettings.granted
+            if let node = settingsMap["authorization"] {
+                let text = try reader.string(node, "authorization")
+                guard let status = text == "granted" ? .authorized : NotificationSettings.Authorization(rawValue: text) else {
+                    throw reader.fail(node, "authorization must be granted, denied, provisional or not-determined")
+                }
+                settings.authorization = status
+            }
+            if let node = settingsMap["alert"] { settings.alert = try reader.bool(node, "alert") }
+            if let node = settingsMap["sound"] { settings.sound = try reader.bool(node, "sound") }
+            if let node = settingsMap["badge"] { settings.badge = try reader.bool(node, "badge") }
+            return .settings(settings, app: app)
+        case "expand":
+            return .expand(try reader.string(value, "expand"))
+        case "dismiss":
+            return .dismiss(try reader.string(value, "dismiss"))
+        case "tap":
+            if value.scalar != nil { return .tap(try reader.string(value, "tap"), action: nil, text: nil) }
+            let tapMap = try reader.mapping(value, "tap")
+            try reader.checkKeys(tapMap, allowed: ["notification", "action", "text"], in: "tap")
+            return .tap(try tapMap["notification"].map { node throws(ScenarioError) in try reader.string(node, "notification") } ?? "last",
+                        action: try tapMap["action"].map { node throws(ScenarioError) in try reader.string(node, "action") },
+                        text: try tapMap["text"].map { node throws(ScenarioError) in try reader.string(node, "text") })
+        case "render":
+            if value.scalar != nil { return .render(try reader.string(value, "render"), svgPath: nil) }
+            let renderMap = try reader.mapping(value, "render")
+            try reader.checkKeys(renderMap, allowed: ["notification", "svg"], in: "render")
+            return .render(try renderMap["notification"].map { node throws(ScenarioError) in try reader.string(node, "notification") } ?? "last",
+                           svgPath: try renderMap["svg"].map { node throws(ScenarioError) in baseDirectory.appendingPathComponent(try reader.string(node, "svg")).path })
+        case "expect", "expect-not":
+            let expectation = try expectation(value)
+            return kind == "expect" ? .expect(expectation) : .expectNot(expectation)
+        case "expect-badge":
+            return .expectBadge(try reader.int(value, "expect-badge"), app: app)
+        case "register":
+            let registerMap = try reader.mapping(value, "register")
+            try reader.checkKeys(registerMap, allowed: ["sandbox", "environment", "server"], in: "register")
+            guard let sandbox = registerMap["sandbox"], let url = URL(string: try reader.string(sandbox, "sandbox")) else {
+                throw reader.fail(value, "register needs sandbox: http://127.0.0.1:2198 (the sandbox's admin API)")
+            }
+            let server = try registerMap["server"].map { node throws(ScenarioError) in URL(string: try reader.string(node, "server")) } ?? nil
+            return .register(sandbox: url, environment: try registerMap["environment"].map { node throws(ScenarioError) in try reader.string(node, "environment") } ?? "development",
+                             serverURL: server, app: app)
+        case "online", "offline":
+            let flag = try reader.bool(value, kind)
+            return .online(kind == "online" ? flag : !flag, app: app)
+        case "receive":
+            if value.scalar != nil { return .receive(count: try reader.int(value, "receive"), timeout: 10) }
+            let receiveMap = try reader.mapping(value, "receive")
+            try reader.checkKeys(receiveMap, allowed: ["count", "timeout"], in: "receive")
+            return .receive(count: try receiveMap["count"].map { node throws(ScenarioError) in try reader.int(node, "count") } ?? 1,
+                            timeout: try receiveMap["timeout"].map { node throws(ScenarioError) in try reader.seconds(node, "timeout") } ?? 10)
+        default:
+            throw reader.fail(node, "unknown step \(kind)")
+        }
+    }
+
+    func expectation(_ node: Node) throws(ScenarioError) -> Scenario.Expectation {
+        let map = try reader.mapping(node, "an expectation")
+        guard let eventNode = map["event"] else { throw reader.fail(node, "an expectation needs event: (one of \(DeviceEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        let name = try reader.string(eventNode, "event")
+        guard let kind = DeviceEvent.Kind(rawValue: name) else {
+            throw reader.fail(eventNode, "unknown event \"\(name)\"; events: \(DeviceEvent.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var expectation = Scenario.Expectation(kind: kind, notification: nil, app: nil, details: [:], messageContains: nil, count: nil)
+        for (key, value) in map {
+            let name = try reader.string(key, "a key")
+            switch name {
+            case "event": continue
+            case "notification": expectation.notification = try reader.string(value, name)
+            case "app": expectation.app = try reader.string(value, name)
+            case "message": expectation.messageContains = try reader.string(value, name)
+            case "count": expectation.count = try reader.int(value, name)
+            default:
+                expectation.details[name] = value.sequence != nil ? try reader.strings(value, name).joined(separator: ",") : try reader.string(value, name)
+            }
+        }
+        return expectation
+    }
+
+    func localRequest(_ node: Node) throws(ScenarioError) -> NotificationRequest {
+        let map = try reader.mapping(node, "local")
+        try reader.checkKeys(map, allowed: ["id", "title", "subtitle", "body", "badge", "sound", "user-info", "attachments", "category", "thread",
+                                           "launch-image", "interruption-level", "after", "repeats", "at"], in: "local")
+        guard let id = map["id"] else { throw reader.fail(node, "a local notification needs id:") }
+        func text(_ key: String) throws(ScenarioError) -> String { try map[key].map { node throws(ScenarioError) in try reader.string(node, key) } ?? "" }
+        var content = NotificationContent(title: try text("title"), subtitle: try text("subtitle"), body: try text("body"))
+        content.badge = try map["badge"].map { node throws(ScenarioError) in try reader.int(node, "badge") }
+        content.sound = try map["sound"].map { node throws(ScenarioError) in try reader.string(node, "sound") }
+        content.categoryIdentifier = try text("category")
+        content.threadIdentifier = try text("thread")
+        content.launchImageName = try text("launch-image")
+        if let level = map["interruption-level"] { content.interruptionLevel = InterruptionLevel(rawValue: try reader.string(level, "interruption-level")) }
+        if let info = map["user-info"] {
+            guard case .object(let object) = try reader.json(info) else { throw reader.fail(info, "user-info must be a mapping") }
+            content.userInfo = object
+        }
+        if let attachments = map["attachments"] {
+            guard let sequence = attachments.sequence else { throw reader.fail(attachments, "attachments must be a list of {id, file}") }
+            for element in sequence {
+                let attachment = try reader.mapping(element, "an attachment")
+                try reader.checkKeys(attachment, allowed: ["id", "file"], in: "an attachment")
+                guard let file = attachment["file"] else { throw reader.fail(element, "an attachment needs file:") }
+                let url = baseDirectory.appendingPathComponent(try reader.string(file, "file"))
+                do {
+                    content.attachments.append(try NotificationAttachment(
+                        identifier: try attachment["id"].map { node throws(ScenarioError) in try reader.string(node, "id") } ?? url.lastPathComponent, fileURL: url))
+                } catch {
+                    throw reader.fail(file, "\(error)")
+                }
+            }
+        }
+        let repeats = try map["repeats"].map { node throws(ScenarioError) in try reader.bool(node, "repeats") } ?? false
+        var trigger: NotificationTrigger?
+        if let after = map["after"] {
+            trigger = .timeInterval(seconds: try reader.seconds(after, "after"), repeats: repeats)
+        } else if let at = map["at"] {
+            let atMap = try reader.mapping(at, "at")
+            try reader.checkKeys(atMap, allowed: ["year", "month", "day", "hour", "minute", "second", "weekday"], in: "at")
+            func part(_ key: String) throws(ScenarioError) -> Int? { try atMap[key].map { node throws(ScenarioError) in try reader.int(node, key) } }
+            trigger = .calendar(DateComponents(year: try part("year"), month: try part("month"), day: try part("day"), hour: try part("hour"),
+                                               minute: try part("minute"), second: try part("second"), weekday: try part("weekday")), repeats: repeats)
+        }
+        return NotificationRequest(identifier: try reader.string(id, "id"), content: content, trigger: trigger)
+    }
+}
