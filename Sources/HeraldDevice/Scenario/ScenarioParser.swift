@@ -8,26 +8,30 @@ import Yams
 public struct ScenarioParser {
     let reader: YAMLReader
     let baseDirectory: URL
+    /// Values for `${NAME}` in the text; the process environment fills the rest.
+    let variables: [String: String]
 
-    public init(file: String, baseDirectory: URL) {
+    public init(file: String, baseDirectory: URL, variables: [String: String] = [:]) {
         self.reader = YAMLReader(file: file)
         self.baseDirectory = baseDirectory
+        self.variables = variables
     }
 
-    /// Reads a scenario file.
-    public static func load(contentsOf url: URL) throws -> Scenario {
+    /// Reads a scenario file; `${NAME}` is replaced by `variables[NAME]` or the environment.
+    public static func load(contentsOf url: URL, variables: [String: String] = [:]) throws -> Scenario {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw ScenarioError(file: url.path, line: nil, "cannot be read: \(error.localizedDescription)")
         }
-        return try ScenarioParser(file: url.path, baseDirectory: url.deletingLastPathComponent()).parse(text)
+        return try ScenarioParser(file: url.path, baseDirectory: url.deletingLastPathComponent(), variables: variables).parse(text)
     }
 
     static let topKeys = ["name", "start", "time-zone", "locked", "network-latency", "app", "apps", "steps"]
 
     public func parse(_ text: String) throws(ScenarioError) -> Scenario {
+        let text = try substitute(text)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else { throw reader.fail(nil, "the scenario is empty") }
@@ -69,6 +73,24 @@ public struct ScenarioParser {
             networkLatency: try top["network-latency"].map { node throws(ScenarioError) in try reader.seconds(node, "network-latency") } ?? 0,
             apps: apps, steps: steps
         )
+    }
+
+    /// Replaces each `${NAME}`; an unknown name is an error that says which line needs it.
+    func substitute(_ text: String) throws(ScenarioError) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
+            let name = String(rest[open.upperBound..<close])
+            guard let value = variables[name] ?? ProcessInfo.processInfo.environment[name] else {
+                let line = text[..<text.index(text.startIndex, offsetBy: result.count)].filter { $0 == "\n" }.count + 1
+                throw ScenarioError(file: reader.file, line: line, "${\(name)} is not set; set the environment variable \(name)")
+            }
+            result += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 
     // MARK: Apps

@@ -15,7 +15,7 @@ public struct ScenarioReport: Sendable {
 
 /// Plays a ``Scenario`` on a fresh ``SimulatedDevice``.
 ///
-/// Each `expect` looks at the events of the steps since the previous `expect`; expectations
+/// Each `expect` looks at the events of the steps between the previous expectations and it; expectations
 /// that fail are collected and the scenario goes on. A step the device refuses (tapping an
 /// action the notification does not have, say) ends the run with that failure.
 public struct ScenarioRunner: Sendable {
@@ -37,6 +37,7 @@ public struct ScenarioRunner: Sendable {
         ))
         await session.install()
         for step in scenario.steps where session.failures.allSatisfy({ !$0.hasPrefix("stopped") }) {
+            await session.openWindowIfNeeded(before: step)
             do {
                 try await session.perform(step)
             } catch {
@@ -59,6 +60,8 @@ struct ScenarioSession {
     var lastNotification: String?
     var windowStart = 0
     var windowLine = 0
+    /// The previous step was an expectation: the next action starts a new window.
+    var expectationsClosedWindow = false
     var tokens: [String: (link: SandboxLink, token: String)] = [:]
     var inbox: PushInbox?
     var forwarders: [Task<Void, Never>] = []
@@ -181,6 +184,21 @@ struct ScenarioSession {
         }
     }
 
+    /// Expectations look at the events of the action steps since the previous expectations; an
+    /// action after an expectation starts that window afresh.
+    mutating func openWindowIfNeeded(before step: Scenario.Step) async {
+        switch step.action {
+        case .expect, .expectNot, .expectBadge:
+            expectationsClosedWindow = true
+        default:
+            if expectationsClosedWindow {
+                windowStart = await device.transcript.count
+                windowLine = step.line
+                expectationsClosedWindow = false
+            }
+        }
+    }
+
     mutating func check(_ expectation: Scenario.Expectation, negated: Bool, line: Int) async {
         let transcript = await device.transcript
         let window = Array(transcript[windowStart...])
@@ -203,15 +221,14 @@ struct ScenarioSession {
         let describe = "\(expectation.kind.rawValue)" + (target.map { " for \($0)" } ?? "")
             + expectation.details.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
             + (expectation.messageContains.map { " message~\"\($0)\"" } ?? "")
+        let since = windowLine == 0 ? "since the start" : "since line \(windowLine)"
         let seen = window.map { "    " + $0.description }.joined(separator: "\n")
         if negated {
-            if !matches.isEmpty { failures.append("line \(line): expected no \(describe) since line \(windowLine), but saw:\n" + matches.map { "    " + $0.description }.joined(separator: "\n")) }
+            if !matches.isEmpty { failures.append("line \(line): expected no \(describe) \(since), but saw:\n" + matches.map { "    " + $0.description }.joined(separator: "\n")) }
         } else if let count = expectation.count, matches.count != count {
-            failures.append("line \(line): expected \(count) × \(describe) since line \(windowLine), saw \(matches.count); the events were:\n\(seen)")
+            failures.append("line \(line): expected \(count) × \(describe) \(since), saw \(matches.count); the events were:\n\(seen)")
         } else if matches.isEmpty {
-            failures.append("line \(line): expected \(describe) since line \(windowLine); the events were:\n\(seen.isEmpty ? "    (none)" : seen)")
+            failures.append("line \(line): expected \(describe) \(since); the events were:\n\(seen.isEmpty ? "    (none)" : seen)")
         }
-        windowStart = transcript.count
-        windowLine = line
     }
 }

@@ -38,15 +38,19 @@ public final class ServiceExtensionContext: Sendable {
         self.state = Mutex(State(bestAttempt: request.content))
     }
 
-    /// A mutable copy of the content, as the extension has changed it so far.
+    /// A mutable copy of the content, as the extension has changed it so far. Changes made after
+    /// the 30 s are lost: by then iOS has already asked for the best attempt.
     public var bestAttemptContent: NotificationContent {
         get { state.withLock { $0.bestAttempt } }
-        set { state.withLock { $0.bestAttempt = newValue } }
+        set { updateBestAttempt { $0 = newValue } }
     }
 
-    /// Changes the best attempt in place.
+    /// Changes the best attempt in place (ignored once the 30 s are up).
     public func updateBestAttempt(_ change: (inout NotificationContent) -> Void) {
-        state.withLock { change(&$0.bestAttempt) }
+        state.withLock { state in
+            guard state.elapsed <= budget else { return }
+            change(&state.bestAttempt)
+        }
     }
 
     /// Hands the final content to the system. Only the first call counts, and only while the
@@ -85,6 +89,9 @@ public final class ServiceExtensionContext: Sendable {
         do {
             let media = try await fetcher.fetch(url)
             spend(max(media.simulatedSeconds, (ContinuousClock.now - started).seconds))
+            guard elapsed <= budget else {
+                throw MediaFetchError("the download of \(url.absoluteString) was still running when the 30 s ran out (\(elapsed.formattedSeconds) in all)")
+            }
             return media
         } catch {
             spend((ContinuousClock.now - started).seconds)

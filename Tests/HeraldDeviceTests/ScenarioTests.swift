@@ -1,0 +1,65 @@
+import Foundation
+import HeraldDevice
+import Testing
+
+/// Plays every scenario in Scenarios/ (the seeds' walk-throughs and the device rules) against
+/// a local media server.
+@Suite struct ScenarioTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scenarios")
+
+    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+
+    @Test(arguments: files)
+    func scenarioPasses(_ file: String) async throws {
+        let server = try await MediaServer.start()
+        defer { Task { await server.stop() } }
+        let scenario = try ScenarioParser.load(contentsOf: Self.folder.appendingPathComponent(file), variables: ["MEDIA_URL": server.baseURL])
+        let report = await ScenarioRunner().run(scenario)
+        #expect(report.failures.isEmpty, "\(file):\n\(report.failures.joined(separator: "\n"))\n\(report.transcript.map(\.description).joined(separator: "\n"))")
+        #expect(!report.transcript.isEmpty)
+    }
+
+    @Test func everySeedHasAScenario() {
+        for seed in ["seed000-local", "seed000-remote-foreground", "seed000-remote-background", "seed000-remote-not-running",
+                     "seed000-service-extension", "seed002-image-download", "seed003-communication", "seed004-content-extension"] {
+            #expect(Self.files.contains("\(seed).yaml"), "missing \(seed).yaml")
+        }
+    }
+
+    /// A failing expectation makes the report fail, with the line and what was seen.
+    @Test func aFailedExpectationIsReported() async throws {
+        let text = """
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - push: {"aps":{"alert":"hi"}}
+          - expect: {event: presented, options: [banner]}
+        """
+        let scenario = try ScenarioParser(file: "inline.yaml", baseDirectory: URL(fileURLWithPath: "/tmp")).parse(text)
+        let report = await ScenarioRunner().run(scenario)
+        #expect(report.failures.count == 1)
+        #expect(report.failures.first?.hasPrefix("line 4: expected presented options=banner") == true)
+        #expect(report.failures.first?.contains("presented") == true)
+    }
+
+    @Test func badScenariosSayWhatIsWrongAndWhere() throws {
+        let cases: [(String, String)] = [
+            ("app: {bundle-id: a}\nsteps:\n  - shake: 1", "bad.yaml:3:"),
+            ("app: {bundle-id: a}\nsteps:\n  - advance: soon", "advance must be seconds"),
+            ("app: {bundle-id: a, state: asleep}", "state must be foreground, background or not-running"),
+            ("steps: []", "installs no app"),
+            ("app: {bundle-id: a}\nsteps:\n  - expect: {event: exploded}", "unknown event \"exploded\""),
+            ("app: {bundle-id: a, service-extension: [teleport]}", "unknown service-extension step \"teleport\""),
+            ("app: {bundle-id: a}\nsteps:\n  - push: {\"aps\":{\"alert\":\"${NOT_SET_ANYWHERE}\"}}", "${NOT_SET_ANYWHERE} is not set"),
+            ("app: {folder: no/such/folder}", "does not exist"),
+        ]
+        for (text, expected) in cases {
+            do {
+                _ = try ScenarioParser(file: "bad.yaml", baseDirectory: URL(fileURLWithPath: "/tmp")).parse(text)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description) does not say \(expected)")
+            }
+        }
+    }
+}
