@@ -71,6 +71,8 @@ extension SimulatedDevice {
         if !settings.sound, !criticalSound { options.remove(.sound) }
         if level == .passive { options.subtract([.banner, .sound]) }
         if content.sound == nil { options.remove(.sound) }
+        let hasText = !(content.title.isEmpty && content.subtitle.isEmpty && content.body.isEmpty)
+        if !hasText { options.subtract([.banner, .list]) }
         if content.badge == nil { options.remove(.badge) }
 
         if options.contains(.badge), let badge = content.badge {
@@ -90,7 +92,8 @@ extension SimulatedDevice {
                 installed.center.removeDelivered(identifiers: [identifier])
                 apps[id] = installed
             }
-            let why = settings.authorization == .provisional ? "" : !settings.alert ? " (alerts are off in Settings)" : ""
+            let why = !hasText ? " (no title, subtitle or body: a badge- or sound-only notification)"
+                : settings.authorization == .provisional ? "" : !settings.alert ? " (alerts are off in Settings)" : ""
             note(.notPresented, ["reason": "options", "options": options.description], "not shown: the options include neither banner nor list\(why)")
             return
         }
