@@ -50,7 +50,7 @@ import Testing
             ("steps: []", "installs no app"),
             ("app: {bundle-id: a}\nsteps:\n  - expect: {event: exploded}", "unknown event \"exploded\""),
             ("app: {bundle-id: a, service-extension: [teleport]}", "unknown service-extension step \"teleport\""),
-            ("app: {bundle-id: a}\nsteps:\n  - push: {\"aps\":{\"alert\":\"${NOT_SET_ANYWHERE}\"}}", "${NOT_SET_ANYWHERE} is not set"),
+            ("app: {bundle-id: a}\nsteps:\n  - push: {\"aps\":{\"alert\":\"${NOT_SET_ANYWHERE}\"}}", "bad.yaml:3: ${NOT_SET_ANYWHERE} is not set"),
             ("app: {folder: no/such/folder}", "does not exist"),
         ]
         for (text, expected) in cases {

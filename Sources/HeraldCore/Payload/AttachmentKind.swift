@@ -46,6 +46,16 @@ public enum AttachmentKind: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The file extension to save a download of this kind with when nothing more precise is
+    /// known (what seed 000's extension does): jpg, mp3, mp4.
+    public var preferredFileExtension: String {
+        switch self {
+        case .image: "jpg"
+        case .audio: "mp3"
+        case .video: "mp4"
+        }
+    }
+
     /// The file extension at the end of a URL's path (query and fragment ignored), if any.
     public static func fileExtension(ofURL url: String) -> String? {
         var path = Substring(url)

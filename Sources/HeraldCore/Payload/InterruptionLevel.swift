@@ -21,5 +21,15 @@ public struct InterruptionLevel: RawRepresentable, Sendable, Hashable, CustomStr
     /// False for a value Apple does not define.
     public var isKnown: Bool { Self.known.contains(self) }
 
+    /// The entitlement an app needs for this level, or `nil`; without it iOS shows the
+    /// notification as active.
+    public var requiredEntitlement: String? {
+        switch self {
+        case .timeSensitive: "com.apple.developer.usernotifications.time-sensitive"
+        case .critical: "com.apple.developer.usernotifications.critical-alerts"
+        default: nil
+        }
+    }
+
     public var description: String { rawValue }
 }

@@ -115,14 +115,14 @@ extension LintRun {
                        fix: "write \"sound\": {\"critical\": 1, \"name\": \"default\", \"volume\": 1.0}")
             }
             report(.entitlementRequired, .info, path: path,
-                   "critical alerts need Apple's approved com.apple.developer.usernotifications.critical-alerts entitlement and the user's permission; without them the notification is shown as active")
+                   "critical alerts need Apple's approved \(InterruptionLevel.critical.requiredEntitlement!) entitlement and the user's permission; without them the notification is shown as active")
         } else if level == .passive, aps.json[APSKey.sound] != nil {
             report(.passiveWithSound, .info, path: .aps(APSKey.sound),
                    "passive notifications arrive silently; the sound is not played",
                    fix: "drop sound, or use interruption-level active")
         } else if level == .timeSensitive {
             report(.entitlementRequired, .info, path: path,
-                   "time-sensitive needs the com.apple.developer.usernotifications.time-sensitive entitlement; without it the notification is shown as active")
+                   "time-sensitive needs the \(InterruptionLevel.timeSensitive.requiredEntitlement!) entitlement; without it the notification is shown as active")
         }
     }
 

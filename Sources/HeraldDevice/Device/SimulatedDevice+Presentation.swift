@@ -34,7 +34,7 @@ extension SimulatedDevice {
         }
 
         var level = content.interruptionLevel
-        let entitlement: String? = level == .timeSensitive ? Entitlement.timeSensitive : level == .critical ? Entitlement.criticalAlerts : nil
+        let entitlement = level.requiredEntitlement
         if !level.isKnown {
             note(.interruptionLevel, ["level": "active"], "interruption level \"\(level.rawValue)\" is unknown; active is used")
             level = .active

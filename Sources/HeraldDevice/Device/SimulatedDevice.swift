@@ -71,8 +71,7 @@ public actor SimulatedDevice {
             if let configuration = read.configuration { configurations.append(configuration) }
         }
         if let service = bundle.serviceExtension { problems += ContentExtensionConfiguration.serviceExtensionProblems(service) }
-        var center = DeviceNotificationCenter(now: now, calendar: calendar)
-        center.calendar = calendar
+        let center = DeviceNotificationCenter(now: now, calendar: calendar)
         apps[id] = InstalledApp(
             bundle: bundle, settings: settings, state: state, center: center, delegate: delegate,
             serviceExtension: serviceExtension ?? (bundle.serviceExtension != nil ? ComposedServiceExtension(steps: []) : nil),

@@ -53,7 +53,7 @@ struct BannerLayout {
         var current = ""
         var width = 0
         let characters = Array(text.replacingOccurrences(of: "\n", with: " "))
-        for (offset, character) in characters.enumerated() {
+        for character in characters {
             let characterWidth = displayWidth(character)
             if width + characterWidth > columns {
                 result.append(current)
@@ -69,7 +69,6 @@ struct BannerLayout {
             }
             current.append(character)
             width += characterWidth
-            _ = offset
         }
         if !current.isEmpty { result.append(current) }
         return result

@@ -84,7 +84,7 @@ public struct ScenarioParser {
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
             let name = String(rest[open.upperBound..<close])
             guard let value = variables[name] ?? ProcessInfo.processInfo.environment[name] else {
-                let line = text[..<text.index(text.startIndex, offsetBy: result.count)].filter { $0 == "\n" }.count + 1
+                let line = text[..<open.lowerBound].filter { $0 == "\n" }.count + 1
                 throw ScenarioError(file: reader.file, line: line, "${\(name)} is not set; set the environment variable \(name)")
             }
             result += value

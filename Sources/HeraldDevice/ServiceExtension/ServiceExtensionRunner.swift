@@ -38,6 +38,8 @@ struct ServiceExtensionRunner: Sendable {
         let resumed = Mutex(false)
         let limit = realTimeLimit
         let box = Mutex<Task<Void, Never>?>(nil)
+        let guardTask = Mutex<Task<Void, Never>?>(nil)
+        defer { guardTask.withLock { $0?.cancel() } }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resume: @Sendable () -> Void = {
                 let first = resumed.withLock { done in
@@ -52,10 +54,11 @@ struct ServiceExtensionRunner: Sendable {
                 resume()
             }
             box.withLock { $0 = work }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: limit)
-                resume()
+                if !Task.isCancelled { resume() }
             }
+            guardTask.withLock { $0 = timer }
         }
         return box.withLock { $0! }
     }

@@ -53,7 +53,7 @@ public struct DecryptStep: ServiceExtensionStep {
         if let subtitle { object["subtitle"] = .string(subtitle) }
         object["body"] = .string(body)
         let sealed = try AES.GCM.seal(Data(JSONValue.object(object).serialized), using: key)
-        guard let combined = sealed.combined else { throw MediaFetchError("AES-GCM gave no combined form") }
+        guard let combined = sealed.combined else { throw DeviceError.invalid("AES-GCM gave no combined form (the nonce is not 12 bytes)") }
         return combined.base64EncodedString()
     }
 }

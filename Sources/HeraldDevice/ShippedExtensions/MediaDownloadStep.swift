@@ -80,14 +80,3 @@ public struct MediaDownloadStep: ServiceExtensionStep {
         return nil
     }
 }
-
-extension AttachmentKind {
-    /// The extension seed 000 saves each kind with: jpg, mp3, mp4.
-    var preferredFileExtension: String {
-        switch self {
-        case .image: "jpg"
-        case .audio: "mp3"
-        case .video: "mp4"
-        }
-    }
-}
