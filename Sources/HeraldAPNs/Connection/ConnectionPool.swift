@@ -148,12 +148,15 @@ final class ConnectionPool: Sendable {
 
     /// Stops taking notifications, waits for those in flight, and closes every connection.
     func shutdown() async {
-        let waiting = state.withLock { state in
+        let (waiting, connecting) = state.withLock { state in
             state.isShutDown = true
             defer { state.waiting = [] }
-            return state.waiting
+            return (state.waiting, state.connecting)
         }
         waiting.forEach { $0.resume() }
+        // A connection still being made must finish (and be closed) before the caller may shut
+        // its event loops down; no new one starts once isShutDown is set.
+        if let connecting, case .success(let connection) = await connecting.result { connection.close() }
         await withCheckedContinuation { continuation in
             let done = state.withLock { state in
                 if state.inFlight == 0 { return true }
@@ -186,7 +189,8 @@ final class ConnectionPool: Sendable {
     }
 
     private func connect() async throws(APNsClientError) -> APNsConnection {
-        let task: Task<APNsConnection, any Error> = state.withLock { state in
+        let started: Task<APNsConnection, any Error>? = state.withLock { state in
+            if state.isShutDown { return nil }
             if let connecting = state.connecting { return connecting }
             let (host, port, tlsContext, connectTimeout, group) = (self.host, self.port, self.tlsContext, self.connectTimeout, self.group)
             let (pingInterval, pingTimeout) = (self.pingInterval, self.pingTimeout)
@@ -199,6 +203,7 @@ final class ConnectionPool: Sendable {
             state.connecting = task
             return task
         }
+        guard let task = started else { throw .shutDown }
         let result = await task.result
         let outcome: Result<APNsConnection, APNsClientError> = state.withLock { state in
             if state.connecting == task { state.connecting = nil }
