@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "HeraldSandbox", targets: ["HeraldSandbox"]),
         .library(name: "HeraldAPNs", targets: ["HeraldAPNs"]),
         .library(name: "HeraldDevice", targets: ["HeraldDevice"]),
+        .library(name: "HeraldStore", targets: ["HeraldStore"]),
+        .library(name: "HeraldServer", targets: ["HeraldServer"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [
@@ -22,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -77,6 +82,30 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        .target(
+            name: "HeraldStore",
+            dependencies: [
+                "HeraldCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HeraldServer",
+            dependencies: [
+                "HeraldCore",
+                "HeraldStore",
+                "HeraldAPNs",
+                "HeraldSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "herald",
             dependencies: [
@@ -84,6 +113,8 @@ let package = Package(
                 "HeraldSandbox",
                 "HeraldAPNs",
                 "HeraldDevice",
+                "HeraldStore",
+                "HeraldServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -139,6 +170,22 @@ let package = Package(
                 "HeraldCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "HeraldStoreTests",
+            dependencies: ["HeraldStore", "HeraldCore"]
+        ),
+        .testTarget(
+            name: "HeraldServerTests",
+            dependencies: [
+                "HeraldServer",
+                "HeraldStore",
+                "HeraldCore",
+                "HeraldSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -71,6 +71,7 @@ public final class APNsClient: Sendable {
             return policy.backoff(after: attempt, using: &random!)
         }
         var result = APNsResult(deviceToken: notification.deviceToken, attempts: first == nil ? 0 : 1, latency: .zero)
+        result.requestedID = notification.headers.id
         var tokenRenewed = false
         var resends = 0
         var carried = first
@@ -234,6 +235,7 @@ public final class APNsClient: Sendable {
             pool.release(connection)
             if case .success(let response) = outcome, response.status == 200 {
                 var result = APNsResult(deviceToken: notification.deviceToken, attempts: 1, latency: ContinuousClock.now - start)
+                result.requestedID = notification.headers.id
                 Self.record(response, in: &result)
                 tracker.finish(result)
             } else {

@@ -5,6 +5,9 @@ import HeraldCore
 public struct APNsResult: Sendable, Hashable {
     /// The device token it was sent to.
     public var deviceToken: DeviceToken
+    /// The `apns-id` the notification was sent with, if it set one (bulk senders use it to match
+    /// results, which come in any order, to what they sent).
+    public var requestedID: NotificationID?
     /// The HTTP status of the last answer, or `nil` when no answer came (see ``failure``).
     public var status: Int?
     /// The `apns-id` APNs answered with (the one sent, or one it made).

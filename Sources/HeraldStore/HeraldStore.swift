@@ -1,0 +1,78 @@
+import Foundation
+
+/// Everything the App Server keeps: apps, API keys, devices, notifications, the delivery queue
+/// and schedules. ``SQLiteStore`` (one file, the default) and ``PostgresStore`` (several server
+/// processes on one database) implement it and pass the same test suite.
+///
+/// Every method is one transaction. Methods that take an `appID` never see another app's rows.
+public protocol HeraldStore: Sendable {
+    /// Creates the tables and indexes that do not exist yet.
+    func migrate() async throws
+    /// Closes connections; the store is not used afterwards.
+    func close() async throws
+
+    // MARK: Apps and keys
+
+    func insertApp(_ app: StoredApp) async throws
+    func updateApp(_ app: StoredApp) async throws
+    func app(id: String) async throws -> StoredApp?
+    func apps() async throws -> [StoredApp]
+    func insertKey(_ key: StoredAPIKey) async throws
+    /// The key whose secret hashes to `secretHash`.
+    func key(secretHash: String) async throws -> StoredAPIKey?
+    /// Keys of an app (`nil`: admin keys).
+    func keys(appID: String?) async throws -> [StoredAPIKey]
+    /// Revokes a key; false when the app has no such key.
+    func deleteKey(id: String, appID: String?) async throws -> Bool
+
+    // MARK: Devices
+
+    /// Registers a token or updates it (idempotent). A registration reactivates a token that was
+    /// unregistered or flagged. Returns the device as stored.
+    func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice
+    func device(appID: String, token: String) async throws -> StoredDevice?
+    func devices(appID: String, userID: String) async throws -> [StoredDevice]
+    /// Removes a registration; false when there was none.
+    func deleteDevice(appID: String, token: String) async throws -> Bool
+    /// Applies APNs' verdict on a token. A 410 does not win over a registration made after its
+    /// timestamp. Returns true when the device changed state.
+    func applyFeedback(_ feedback: TokenFeedback) async throws -> Bool
+    /// The distinct time zones of an audience's devices (`""` for devices without one).
+    func timeZones(appID: String, audience: Audience) async throws -> [String]
+
+    // MARK: Notifications and the queue
+
+    /// Stores a notification and queues one delivery per device of its audience, in one
+    /// transaction and without loading the audience into memory. With an idempotency key used
+    /// by the same app since `idempotentSince`, nothing is stored and the earlier one is returned.
+    func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome
+    func notification(appID: String, id: String) async throws -> StoredNotification?
+    /// The encoded message of a notification, for workers (any app).
+    func message(notificationID: String) async throws -> Data?
+    /// Takes up to `limit` queued deliveries that nobody holds (or whose lease ended before
+    /// `now`), leasing them to `owner` until `now + lease`. Each is handed to one caller at a time.
+    func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery]
+    /// Records what became of claimed deliveries.
+    func record(_ outcomes: [DeliveryOutcome]) async throws
+    /// Gives back the leases `owner` still holds (graceful shutdown).
+    func releaseLeases(owner: String) async throws
+    /// Deliveries still queued, leased or not.
+    func queueDepth() async throws -> Int
+    func counts(notificationID: String) async throws -> DeliveryCounts
+    /// A notification's deliveries, oldest first.
+    func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord]
+    /// A device's most recent deliveries, newest first.
+    func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord]
+
+    // MARK: Schedules
+
+    /// Stores a schedule, replacing the app's schedule with the same id.
+    func upsertSchedule(_ schedule: StoredSchedule) async throws
+    func schedules(appID: String) async throws -> [StoredSchedule]
+    func schedule(appID: String, id: String) async throws -> StoredSchedule?
+    func deleteSchedule(appID: String, id: String) async throws -> Bool
+    /// Schedules due at `now`, leased to `owner` for `lease` so one node fires each.
+    func claimDueSchedules(owner: String, now: Date, lease: TimeInterval, limit: Int) async throws -> [StoredSchedule]
+    /// Saves a fired schedule's progress (or deletes it when `finished`) and ends its lease.
+    func finishFiring(_ schedule: StoredSchedule, finished: Bool) async throws
+}

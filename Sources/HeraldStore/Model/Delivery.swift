@@ -1,0 +1,102 @@
+import Foundation
+import HeraldCore
+
+/// Where a queued delivery stands.
+public enum DeliveryState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Waiting for a worker (or leased by one).
+    case queued
+    /// APNs accepted it (200).
+    case sent
+    /// APNs refused it, or it could not be sent.
+    case failed
+    /// Its expiration passed before it was sent; never sent.
+    case expired
+}
+
+/// A queued delivery a worker took: one notification to one token.
+public struct ClaimedDelivery: Sendable, Hashable {
+    /// The queue row.
+    public var id: Int64
+    public var notificationID: String
+    public var appID: String
+    public var token: String
+    public var environment: APNsEnvironment
+    /// The device's locale when it was queued.
+    public var locale: String?
+    /// Attempts so far, this one included.
+    public var attempts: Int
+
+    public init(id: Int64, notificationID: String, appID: String, token: String, environment: APNsEnvironment, locale: String?, attempts: Int) {
+        self.id = id
+        self.notificationID = notificationID
+        self.appID = appID
+        self.token = token
+        self.environment = environment
+        self.locale = locale
+        self.attempts = attempts
+    }
+}
+
+/// What became of a claimed delivery.
+public struct DeliveryOutcome: Sendable, Hashable {
+    public var id: Int64
+    public var state: DeliveryState
+    /// The HTTP status APNs answered, if it answered.
+    public var status: Int?
+    /// APNs' reason, or why there was no answer.
+    public var reason: String?
+    public var apnsID: String?
+    public var finishedAt: Date
+
+    public init(id: Int64, state: DeliveryState, status: Int? = nil, reason: String? = nil, apnsID: String? = nil, finishedAt: Date) {
+        self.id = id
+        self.state = state
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.finishedAt = finishedAt
+    }
+}
+
+/// One delivery as a report shows it.
+public struct DeliveryRecord: Sendable, Hashable, Codable {
+    public var notificationID: String
+    public var token: String
+    public var state: DeliveryState
+    public var status: Int?
+    public var reason: String?
+    public var apnsID: String?
+    public var attempts: Int
+    public var queuedAt: Date
+    public var finishedAt: Date?
+
+    public init(
+        notificationID: String, token: String, state: DeliveryState, status: Int?, reason: String?, apnsID: String?, attempts: Int,
+        queuedAt: Date, finishedAt: Date?
+    ) {
+        self.notificationID = notificationID
+        self.token = token
+        self.state = state
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.attempts = attempts
+        self.queuedAt = queuedAt
+        self.finishedAt = finishedAt
+    }
+}
+
+/// A notification's deliveries counted.
+public struct DeliveryCounts: Sendable, Hashable, Codable {
+    public var queued = 0
+    public var sent = 0
+    public var failed = 0
+    public var expired = 0
+    /// Failures by APNs reason (or failure kind).
+    public var failedByReason: [String: Int] = [:]
+
+    public init() {}
+
+    /// Every delivery counted.
+    public var total: Int { queued + sent + failed + expired }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A notification the server accepted: what to send (an opaque message the server encodes) and
+/// to whom. Its deliveries are queued in the same transaction that stores it.
+public struct StoredNotification: Sendable, Hashable, Codable {
+    /// The server's id (a UUID string).
+    public var id: String
+    public var appID: String
+    /// The message as the server encoded it (payload variants and headers, JSON).
+    public var message: Data
+    public var audience: Audience
+    /// The sender's idempotency key: the same key within 24 hours gives back this notification.
+    public var idempotencyKey: String?
+    /// The schedule that produced it, if any.
+    public var scheduleID: String?
+    public var createdAt: Date
+    /// Devices chosen when it was queued.
+    public var audienceSize: Int
+
+    public init(
+        id: String, appID: String, message: Data, audience: Audience, idempotencyKey: String? = nil, scheduleID: String? = nil,
+        createdAt: Date, audienceSize: Int = 0
+    ) {
+        self.id = id
+        self.appID = appID
+        self.message = message
+        self.audience = audience
+        self.idempotencyKey = idempotencyKey
+        self.scheduleID = scheduleID
+        self.createdAt = createdAt
+        self.audienceSize = audienceSize
+    }
+}
+
+/// What ``HeraldStore/enqueue(_:idempotencyWindow:)`` did.
+public enum EnqueueOutcome: Sendable, Hashable {
+    /// Stored, with this many deliveries queued.
+    case created(StoredNotification)
+    /// The idempotency key was used within the window: this is the earlier notification.
+    case existing(StoredNotification)
+
+    /// The notification either way.
+    public var notification: StoredNotification {
+        switch self {
+        case .created(let notification), .existing(let notification): notification
+        }
+    }
+}

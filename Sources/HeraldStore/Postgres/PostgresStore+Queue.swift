@@ -1,0 +1,153 @@
+import Foundation
+import HeraldCore
+import PostgresNIO
+
+extension PostgresStore {
+    public func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome {
+        let filter = AudienceFilter(appID: notification.appID, audience: notification.audience, firstIndex: 3) { "$\($0)" }
+        let logger = logger
+        return try await client.withTransaction(logger: logger) { connection in
+            if let key = notification.idempotencyKey {
+                // Two nodes given the same key at once: the second waits for the first's commit.
+                try await connection.query(
+                    .sql("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(notification.appID + "\u{1F}" + key)]), logger: logger
+                )
+                let earlier = try await connection.query(
+                    .sql(
+                        "SELECT body FROM notifications WHERE app_id = $1 AND idempotency_key = $2 AND created_at >= $3 ORDER BY created_at DESC LIMIT 1",
+                        [.text(notification.appID), .text(key), .double(idempotentSince.timeIntervalSince1970)]
+                    ), logger: logger
+                ).collect()
+                if let row = earlier.first {
+                    return .existing(try StoreCoding.decode(StoredNotification.self, from: try row.decode(String.self)))
+                }
+            }
+            let inserted = try await connection.query(
+                .sql(
+                    """
+                    WITH queued AS (
+                        INSERT INTO deliveries (notification_id, app_id, token, environment, locale, state, attempts, queued_at)
+                        SELECT $1, d.app_id, d.token, d.environment, d.locale, 'queued', 0, $2 FROM devices d WHERE \(filter.condition)
+                        ORDER BY d.token RETURNING 1)
+                    SELECT COUNT(*) FROM queued
+                    """,
+                    [.text(notification.id), .double(notification.createdAt.timeIntervalSince1970)] + filter.arguments.map { .text($0) }
+                ), logger: logger
+            ).collect()
+            var stored = notification
+            stored.audienceSize = Int(try inserted.first?.decode(Int64.self) ?? 0)
+            try await connection.query(
+                .sql(
+                    "INSERT INTO notifications (id, app_id, idempotency_key, created_at, body) VALUES ($1, $2, $3, $4, $5)",
+                    [
+                        .text(stored.id), .text(stored.appID), .text(stored.idempotencyKey), .double(stored.createdAt.timeIntervalSince1970),
+                        .text(try StoreCoding.encode(stored)),
+                    ]
+                ), logger: logger
+            )
+            return .created(stored)
+        }
+    }
+
+    public func notification(appID: String, id: String) async throws -> StoredNotification? {
+        try await rows("SELECT body FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first.map {
+            try StoreCoding.decode(StoredNotification.self, from: try $0.decode(String.self))
+        }
+    }
+
+    public func message(notificationID: String) async throws -> Data? {
+        try await rows("SELECT body FROM notifications WHERE id = $1", [.text(notificationID)]).first.map {
+            try StoreCoding.decode(StoredNotification.self, from: try $0.decode(String.self)).message
+        }
+    }
+
+    public func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery] {
+        try await rows(
+            """
+            UPDATE deliveries SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
+            WHERE id IN (
+                SELECT id FROM deliveries WHERE state = 'queued' AND (lease_until IS NULL OR lease_until < $3)
+                ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+            RETURNING id, notification_id, app_id, token, environment, locale, attempts
+            """,
+            [.text(owner), .double(now.timeIntervalSince1970 + lease), .double(now.timeIntervalSince1970), .int(Int64(limit))]
+        ).map { row in
+            let (id, notificationID, appID, token, environment, locale, attempts) = try row.decode(
+                (Int64, String, String, String, String, String?, Int64).self
+            )
+            return ClaimedDelivery(
+                id: id, notificationID: notificationID, appID: appID, token: token, environment: APNsEnvironment(rawValue: environment),
+                locale: locale, attempts: Int(attempts)
+            )
+        }.sorted { $0.id < $1.id }
+    }
+
+    public func record(_ outcomes: [DeliveryOutcome]) async throws {
+        guard !outcomes.isEmpty else { return }
+        // One statement for the whole batch: arrays unnested side by side ('' and 0 stand for null).
+        var bindings = PostgresBindings(capacity: 6)
+        bindings.append(outcomes.map(\.id))
+        bindings.append(outcomes.map(\.state.rawValue))
+        bindings.append(outcomes.map { Int64($0.status ?? 0) })
+        bindings.append(outcomes.map { $0.reason ?? "" })
+        bindings.append(outcomes.map { $0.apnsID ?? "" })
+        bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970))
+        try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
+                        apns_id = NULLIF(v.apns_id, ''), finished_at = v.finished_at, lease_owner = NULL, lease_until = NULL
+                    FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
+                          unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at) AS v
+                    WHERE d.id = v.id
+                    """, binds: bindings
+            ), logger: logger
+        )
+    }
+
+    public func releaseLeases(owner: String) async throws {
+        _ = try await rows(
+            "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, attempts = GREATEST(attempts - 1, 0) WHERE state = 'queued' AND lease_owner = $1",
+            [.text(owner)]
+        )
+    }
+
+    public func queueDepth() async throws -> Int {
+        Int(try await rows("SELECT COUNT(*) FROM deliveries WHERE state = 'queued'").first?.decode(Int64.self) ?? 0)
+    }
+
+    public func counts(notificationID: String) async throws -> DeliveryCounts {
+        let rows = try await rows(
+            "SELECT state, reason, COUNT(*) FROM deliveries WHERE notification_id = $1 GROUP BY state, reason", [.text(notificationID)]
+        ).map { row in
+            let (state, reason, count) = try row.decode((String, String?, Int64).self)
+            return (state: state, reason: reason, count: Int(count))
+        }
+        return DeliveryCounts(rows: rows)
+    }
+
+    public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
+        try await rows(
+            "SELECT \(SQLiteStore.recordColumns) FROM deliveries WHERE notification_id = $1 ORDER BY id LIMIT $2",
+            [.text(notificationID), .int(Int64(limit))]
+        ).map(Self.record(from:))
+    }
+
+    public func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord] {
+        try await rows(
+            "SELECT \(SQLiteStore.recordColumns) FROM deliveries WHERE app_id = $1 AND token = $2 ORDER BY id DESC LIMIT $3",
+            [.text(appID), .text(token), .int(Int64(limit))]
+        ).map(Self.record(from:))
+    }
+
+    private static func record(from row: PostgresRow) throws -> DeliveryRecord {
+        let (notificationID, token, state, status, reason, apnsID, attempts, queuedAt, finishedAt) = try row.decode(
+            (String, String, String, Int64?, String?, String?, Int64, Double, Double?).self
+        )
+        return DeliveryRecord(
+            notificationID: notificationID, token: token, state: DeliveryState(rawValue: state) ?? .queued, status: status.map(Int.init),
+            reason: reason, apnsID: apnsID, attempts: Int(attempts), queuedAt: Date(timeIntervalSince1970: queuedAt),
+            finishedAt: finishedAt.map(Date.init(timeIntervalSince1970:))
+        )
+    }
+}

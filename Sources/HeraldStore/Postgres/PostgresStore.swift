@@ -1,0 +1,208 @@
+import Foundation
+import HeraldCore
+import Logging
+import PostgresNIO
+
+/// The store for several `herald serve` processes: one PostgreSQL database through postgres-nio.
+/// Queue rows and due schedules are leased with `FOR UPDATE SKIP LOCKED`, so each is worked on by
+/// one node while its lease lasts, and a dead node's work is taken over when its leases end.
+public final class PostgresStore: HeraldStore {
+    let client: PostgresClient
+    let logger: Logger
+    let schema: String?
+    private let runner: Task<Void, Never>
+
+    /// Connects to `url` (`postgres://user:password@host:port/database`). With `schema`, the
+    /// tables live in that schema (created by ``migrate()``), so several stores can share one
+    /// database.
+    public init(url: String, schema: String? = nil, logger: Logger = Logger(label: "herald.store.postgres")) throws(StoreError) {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty, let user = components.user
+        else {
+            throw StoreError.badURL(url, expected: "postgres://user:password@host:port/database")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: database.isEmpty ? nil : database, tls: .disable
+        )
+        configuration.options.maximumConnections = 8
+        if let schema {
+            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
+                throw StoreError.badSchema(schema)
+            }
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        self.schema = schema
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    public func close() async throws {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    public func migrate() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            // Two nodes starting together must not both create the tables.
+            try await connection.query("SELECT pg_advisory_xact_lock(7461001)", logger: logger)
+            if let schema = self.schema {
+                try await connection.query(.sql("CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            }
+            for statement in PostgresSchema.statements {
+                try await connection.query(.sql(statement), logger: logger)
+            }
+        }
+    }
+
+    /// Runs a query and returns its rows.
+    func rows(_ text: String, _ values: [PostgresValue] = []) async throws -> [PostgresRow] {
+        try await client.query(.sql(text, values), logger: logger).collect()
+    }
+
+    /// Runs a statement and returns how many rows it changed (it must end with `RETURNING 1`).
+    func changes(_ text: String, _ values: [PostgresValue] = []) async throws -> Int {
+        try await rows(text, values).count
+    }
+
+    // MARK: Apps and keys
+
+    public func insertApp(_ app: StoredApp) async throws {
+        _ = try await rows("INSERT INTO apps (id, body) VALUES ($1, $2)", [.text(app.id), .text(try StoreCoding.encode(app))])
+    }
+
+    public func updateApp(_ app: StoredApp) async throws {
+        _ = try await rows("UPDATE apps SET body = $1 WHERE id = $2", [.text(try StoreCoding.encode(app)), .text(app.id)])
+    }
+
+    public func app(id: String) async throws -> StoredApp? {
+        try await rows("SELECT body FROM apps WHERE id = $1", [.text(id)]).first.map {
+            try StoreCoding.decode(StoredApp.self, from: try $0.decode(String.self))
+        }
+    }
+
+    public func apps() async throws -> [StoredApp] {
+        try await rows("SELECT body FROM apps ORDER BY id").map { try StoreCoding.decode(StoredApp.self, from: try $0.decode(String.self)) }
+    }
+
+    public func insertKey(_ key: StoredAPIKey) async throws {
+        _ = try await rows(
+            "INSERT INTO api_keys (id, app_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)",
+            [.text(key.id), .text(key.appID), .text(key.secretHash), .double(key.createdAt.timeIntervalSince1970)]
+        )
+    }
+
+    public func key(secretHash: String) async throws -> StoredAPIKey? {
+        try await rows("SELECT id, app_id, secret_hash, created_at FROM api_keys WHERE secret_hash = $1", [.text(secretHash)])
+            .first.map(Self.key(from:))
+    }
+
+    public func keys(appID: String?) async throws -> [StoredAPIKey] {
+        try await rows(
+            "SELECT id, app_id, secret_hash, created_at FROM api_keys WHERE app_id IS NOT DISTINCT FROM $1 ORDER BY created_at, id", [.text(appID)]
+        ).map(Self.key(from:))
+    }
+
+    public func deleteKey(id: String, appID: String?) async throws -> Bool {
+        try await changes("DELETE FROM api_keys WHERE id = $1 AND app_id IS NOT DISTINCT FROM $2 RETURNING 1", [.text(id), .text(appID)]) > 0
+    }
+
+    private static func key(from row: PostgresRow) throws -> StoredAPIKey {
+        let (id, appID, hash, created) = try row.decode((String, String?, String, Double).self)
+        return StoredAPIKey(id: id, appID: appID, secretHash: hash, createdAt: Date(timeIntervalSince1970: created))
+    }
+
+    // MARK: Devices
+
+    public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {
+        var stored = device
+        stored.state = .active
+        stored.stateReason = nil
+        stored.stateChangedAt = nil
+        let values: [PostgresValue] = [
+            .text(stored.appID), .text(stored.token), .text(stored.environment.rawValue), .text(stored.kind.rawValue), .text(stored.userID),
+            .text(StoreCoding.encodeTags(stored.tags)), .text(stored.locale), .text(stored.timeZone), .text(stored.appVersion),
+            .double(stored.registeredAt.timeIntervalSince1970),
+        ]
+        let tags = Array(Set(stored.tags)).sorted()
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                .sql(
+                    """
+                    INSERT INTO devices (\(SQLiteStore.deviceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', NULL, NULL)
+                    ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
+                        user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
+                        app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
+                        state_reason = NULL, state_changed_at = NULL
+                    """, values
+                ), logger: logger
+            )
+            try await connection.query(
+                .sql("DELETE FROM device_tags WHERE app_id = $1 AND token = $2", [.text(stored.appID), .text(stored.token)]), logger: logger
+            )
+            for tag in tags {
+                try await connection.query(
+                    .sql("INSERT INTO device_tags (app_id, token, tag) VALUES ($1, $2, $3)", [.text(stored.appID), .text(stored.token), .text(tag)]),
+                    logger: logger
+                )
+            }
+        }
+        return stored
+    }
+
+    public func device(appID: String, token: String) async throws -> StoredDevice? {
+        try await rows("SELECT \(SQLiteStore.deviceColumns) FROM devices WHERE app_id = $1 AND token = $2", [.text(appID), .text(token)])
+            .first.map(Self.device(from:))
+    }
+
+    public func devices(appID: String, userID: String) async throws -> [StoredDevice] {
+        try await rows(
+            "SELECT \(SQLiteStore.deviceColumns) FROM devices WHERE app_id = $1 AND user_id = $2 ORDER BY token", [.text(appID), .text(userID)]
+        ).map(Self.device(from:))
+    }
+
+    public func deleteDevice(appID: String, token: String) async throws -> Bool {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(.sql("DELETE FROM device_tags WHERE app_id = $1 AND token = $2", [.text(appID), .text(token)]), logger: logger)
+            return try await connection.query(
+                .sql("DELETE FROM devices WHERE app_id = $1 AND token = $2 RETURNING 1", [.text(appID), .text(token)]), logger: logger
+            ).collect().count > 0
+        }
+    }
+
+    public func applyFeedback(_ feedback: TokenFeedback) async throws -> Bool {
+        let registeredBefore = feedback.state == .unregistered ? feedback.timestamp.timeIntervalSince1970 : Double.greatestFiniteMagnitude
+        return try await changes(
+            """
+            UPDATE devices SET state = $1, state_reason = $2, state_changed_at = $3
+            WHERE app_id = $4 AND token = $5 AND state = 'active' AND registered_at <= $6 RETURNING 1
+            """,
+            [
+                .text(feedback.state.rawValue), .text(feedback.reason), .double(feedback.timestamp.timeIntervalSince1970), .text(feedback.appID),
+                .text(feedback.token), .double(registeredBefore),
+            ]
+        ) > 0
+    }
+
+    public func timeZones(appID: String, audience: Audience) async throws -> [String] {
+        let filter = AudienceFilter(appID: appID, audience: audience) { "$\($0)" }
+        return try await rows(
+            "SELECT DISTINCT COALESCE(d.time_zone, '') FROM devices d WHERE \(filter.condition) ORDER BY 1", filter.arguments.map { .text($0) }
+        ).map { try $0.decode(String.self) }
+    }
+
+    static func device(from row: PostgresRow) throws -> StoredDevice {
+        let (appID, token, environment, kind, userID, tags, locale, timeZone, appVersion, registeredAt, state, reason, changedAt) = try row.decode(
+            (String, String, String, String, String?, String, String?, String?, String?, Double, String, String?, Double?).self
+        )
+        return StoredDevice(
+            appID: appID, token: token, environment: APNsEnvironment(rawValue: environment), kind: DeviceKind(rawValue: kind) ?? .alert,
+            userID: userID, tags: StoreCoding.decodeTags(tags), locale: locale, timeZone: timeZone, appVersion: appVersion,
+            registeredAt: Date(timeIntervalSince1970: registeredAt), state: DeviceState(rawValue: state) ?? .active, stateReason: reason,
+            stateChangedAt: changedAt.map(Date.init(timeIntervalSince1970:))
+        )
+    }
+}

@@ -1,0 +1,44 @@
+/// The SQLite tables. Times are seconds since 1970 (REAL).
+enum SQLiteSchema {
+    static let statements = [
+        "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS api_keys (
+            id TEXT PRIMARY KEY, app_id TEXT, secret_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS devices (
+            app_id TEXT NOT NULL, token TEXT NOT NULL, environment TEXT NOT NULL, kind TEXT NOT NULL,
+            user_id TEXT, tags TEXT NOT NULL, locale TEXT, time_zone TEXT, app_version TEXT,
+            registered_at REAL NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at REAL,
+            PRIMARY KEY (app_id, token))
+        """,
+        "CREATE INDEX IF NOT EXISTS devices_user ON devices (app_id, user_id)",
+        """
+        CREATE TABLE IF NOT EXISTS device_tags (
+            app_id TEXT NOT NULL, token TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (app_id, tag, token))
+        """,
+        "CREATE INDEX IF NOT EXISTS device_tags_token ON device_tags (app_id, token)",
+        """
+        CREATE TABLE IF NOT EXISTS notifications (
+            id TEXT PRIMARY KEY, app_id TEXT NOT NULL, idempotency_key TEXT, created_at REAL NOT NULL, body TEXT NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS notifications_idempotency ON notifications (app_id, idempotency_key, created_at)",
+        """
+        CREATE TABLE IF NOT EXISTS deliveries (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, notification_id TEXT NOT NULL, app_id TEXT NOT NULL, token TEXT NOT NULL,
+            environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, lease_owner TEXT, lease_until REAL,
+            attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT,
+            queued_at REAL NOT NULL, finished_at REAL)
+        """,
+        "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
+        "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
+        "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",
+        """
+        CREATE TABLE IF NOT EXISTS schedules (
+            app_id TEXT NOT NULL, id TEXT NOT NULL, next_check_at REAL NOT NULL, lease_owner TEXT, lease_until REAL,
+            body TEXT NOT NULL, PRIMARY KEY (app_id, id))
+        """,
+        "CREATE INDEX IF NOT EXISTS schedules_due ON schedules (next_check_at)",
+    ]
+}

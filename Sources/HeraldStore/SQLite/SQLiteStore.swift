@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// The default store: one SQLite file in WAL mode, through GRDB. Several workers of one process
+/// share it; for several processes use ``PostgresStore``.
+public final class SQLiteStore: HeraldStore {
+    let pool: DatabasePool
+
+    /// Opens (or creates) the database file at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    public func migrate() async throws {
+        try await pool.write { db in
+            for statement in SQLiteSchema.statements { try db.execute(sql: statement) }
+        }
+    }
+
+    public func close() async throws {
+        try pool.close()
+    }
+
+    // MARK: Apps and keys
+
+    public func insertApp(_ app: StoredApp) async throws {
+        let body = try StoreCoding.encode(app)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO apps (id, body) VALUES (?, ?)", arguments: [app.id, body])
+        }
+    }
+
+    public func updateApp(_ app: StoredApp) async throws {
+        let body = try StoreCoding.encode(app)
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE apps SET body = ? WHERE id = ?", arguments: [body, app.id])
+        }
+    }
+
+    public func app(id: String) async throws -> StoredApp? {
+        let body = try await pool.read { db in try String.fetchOne(db, sql: "SELECT body FROM apps WHERE id = ?", arguments: [id]) }
+        return try body.map { try StoreCoding.decode(StoredApp.self, from: $0) }
+    }
+
+    public func apps() async throws -> [StoredApp] {
+        let bodies = try await pool.read { db in try String.fetchAll(db, sql: "SELECT body FROM apps ORDER BY id") }
+        return try bodies.map { try StoreCoding.decode(StoredApp.self, from: $0) }
+    }
+
+    public func insertKey(_ key: StoredAPIKey) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO api_keys (id, app_id, secret_hash, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [key.id, key.appID, key.secretHash, key.createdAt.timeIntervalSince1970]
+            )
+        }
+    }
+
+    public func key(secretHash: String) async throws -> StoredAPIKey? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, app_id, secret_hash, created_at FROM api_keys WHERE secret_hash = ?", arguments: [secretHash])
+                .map(Self.key(from:))
+        }
+    }
+
+    public func keys(appID: String?) async throws -> [StoredAPIKey] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, app_id, secret_hash, created_at FROM api_keys WHERE app_id IS ? ORDER BY created_at, id", arguments: [appID]
+            ).map(Self.key(from:))
+        }
+    }
+
+    public func deleteKey(id: String, appID: String?) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM api_keys WHERE id = ? AND app_id IS ?", arguments: [id, appID])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func key(from row: Row) -> StoredAPIKey {
+        StoredAPIKey(id: row[0], appID: row[1], secretHash: row[2], createdAt: Date(timeIntervalSince1970: row[3]))
+    }
+
+    // MARK: Devices
+
+    static let deviceColumns =
+        "app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state, state_reason, state_changed_at"
+
+    public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {
+        var device = device
+        device.state = .active
+        device.stateReason = nil
+        device.stateChangedAt = nil
+        let stored = device
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, NULL)
+                    ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
+                        user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
+                        app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
+                        state_reason = NULL, state_changed_at = NULL
+                    """,
+                arguments: [
+                    stored.appID, stored.token, stored.environment.rawValue, stored.kind.rawValue, stored.userID,
+                    StoreCoding.encodeTags(stored.tags), stored.locale, stored.timeZone, stored.appVersion,
+                    stored.registeredAt.timeIntervalSince1970,
+                ]
+            )
+            try db.execute(sql: "DELETE FROM device_tags WHERE app_id = ? AND token = ?", arguments: [stored.appID, stored.token])
+            for tag in Set(stored.tags) {
+                try db.execute(sql: "INSERT INTO device_tags (app_id, token, tag) VALUES (?, ?, ?)", arguments: [stored.appID, stored.token, tag])
+            }
+        }
+        return stored
+    }
+
+    public func device(appID: String, token: String) async throws -> StoredDevice? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND token = ?", arguments: [appID, token])
+                .map(Self.device(from:))
+        }
+    }
+
+    public func devices(appID: String, userID: String) async throws -> [StoredDevice] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND user_id = ? ORDER BY token", arguments: [appID, userID]
+            ).map(Self.device(from:))
+        }
+    }
+
+    public func deleteDevice(appID: String, token: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM device_tags WHERE app_id = ? AND token = ?", arguments: [appID, token])
+            try db.execute(sql: "DELETE FROM devices WHERE app_id = ? AND token = ?", arguments: [appID, token])
+            return db.changesCount > 0
+        }
+    }
+
+    public func applyFeedback(_ feedback: TokenFeedback) async throws -> Bool {
+        try await pool.write { db in
+            // A 410 loses to a registration after its timestamp; a flag applies whatever the time.
+            let registeredBefore = feedback.state == .unregistered ? feedback.timestamp.timeIntervalSince1970 : Double.greatestFiniteMagnitude
+            try db.execute(
+                sql: """
+                    UPDATE devices SET state = ?, state_reason = ?, state_changed_at = ?
+                    WHERE app_id = ? AND token = ? AND state = 'active' AND registered_at <= ?
+                    """,
+                arguments: [
+                    feedback.state.rawValue, feedback.reason, feedback.timestamp.timeIntervalSince1970, feedback.appID, feedback.token,
+                    registeredBefore,
+                ]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    public func timeZones(appID: String, audience: Audience) async throws -> [String] {
+        let filter = AudienceFilter(appID: appID, audience: audience) { _ in "?" }
+        return try await pool.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT COALESCE(d.time_zone, '') FROM devices d WHERE \(filter.condition) ORDER BY 1",
+                arguments: StatementArguments(filter.arguments)
+            )
+        }
+    }
+
+    static func device(from row: Row) -> StoredDevice {
+        StoredDevice(
+            appID: row[0], token: row[1], environment: APNsEnvironment(rawValue: row[2]), kind: DeviceKind(rawValue: row[3]) ?? .alert,
+            userID: row[4], tags: StoreCoding.decodeTags(row[5]), locale: row[6], timeZone: row[7], appVersion: row[8],
+            registeredAt: Date(timeIntervalSince1970: row[9]), state: DeviceState(rawValue: row[10]) ?? .active, stateReason: row[11],
+            stateChangedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:))
+        )
+    }
+}

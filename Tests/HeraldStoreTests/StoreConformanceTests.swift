@@ -1,0 +1,279 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import Testing
+
+/// One suite, every backend: what the server relies on from a store.
+@Suite("Store conformance")
+struct StoreConformanceTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func app(_ id: String) -> StoredApp {
+        StoredApp(id: id, name: "App \(id)", bundleID: "com.example.\(id)", teamID: "TEAM123456", createdAt: now)
+    }
+
+    func device(_ app: String, _ token: String, user: String? = nil, tags: [String] = [], kind: DeviceKind = .alert, zone: String? = nil, at date: Date? = nil)
+        -> StoredDevice
+    {
+        StoredDevice(
+            appID: app, token: token, environment: .development, kind: kind, userID: user, tags: tags, locale: "en-US", timeZone: zone,
+            registeredAt: date ?? now
+        )
+    }
+
+    func notification(_ app: String, _ audience: Audience, key: String? = nil, at date: Date? = nil) -> StoredNotification {
+        StoredNotification(id: UUID().uuidString, appID: app, message: Data("{}".utf8), audience: audience, idempotencyKey: key, createdAt: date ?? now)
+    }
+
+    @Test("apps and keys round-trip; keys are found by hash and scoped to their app", arguments: StoreBackend.available)
+    func appsAndKeys(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            var first = app("a1")
+            first.credentials = [AppCredential(environment: .production, secret: .token(keyID: "ABCDE12345", pem: "PEM"))]
+            try await store.insertApp(first)
+            try await store.insertApp(app("a2"))
+            #expect(try await store.app(id: "a1") == first)
+            #expect(try await store.apps().map(\.id) == ["a1", "a2"])
+            first.rateLimit = 50
+            try await store.updateApp(first)
+            #expect(try await store.app(id: "a1")?.rateLimit == 50)
+            #expect(try await store.app(id: "nope") == nil)
+
+            try await store.insertKey(StoredAPIKey(id: "k_admin", appID: nil, secretHash: "h0", createdAt: now))
+            try await store.insertKey(StoredAPIKey(id: "k1", appID: "a1", secretHash: "h1", createdAt: now))
+            try await store.insertKey(StoredAPIKey(id: "k2", appID: "a2", secretHash: "h2", createdAt: now))
+            #expect(try await store.key(secretHash: "h1")?.appID == "a1")
+            #expect(try await store.key(secretHash: "h0")?.isAdmin == true)
+            #expect(try await store.key(secretHash: "zz") == nil)
+            #expect(try await store.keys(appID: "a1").map(\.id) == ["k1"])
+            #expect(try await store.keys(appID: nil).map(\.id) == ["k_admin"])
+            #expect(try await store.deleteKey(id: "k1", appID: "a2") == false)
+            #expect(try await store.deleteKey(id: "k1", appID: "a1"))
+            #expect(try await store.key(secretHash: "h1") == nil)
+        }
+    }
+
+    @Test("device upsert is idempotent, replaces tags and is scoped by app", arguments: StoreBackend.available)
+    func deviceUpsert(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            _ = try await store.upsertDevice(device("a1", "aa01", user: "u1", tags: ["news", "sports"]))
+            _ = try await store.upsertDevice(device("a1", "aa01", user: "u1", tags: ["news", "sports"]))
+            _ = try await store.upsertDevice(device("a1", "aa02", user: "u1", tags: ["news"]))
+            _ = try await store.upsertDevice(device("a2", "aa01", user: "u1"))
+            #expect(try await store.devices(appID: "a1", userID: "u1").map(\.token) == ["aa01", "aa02"])
+            #expect(try await store.device(appID: "a1", token: "aa01")?.tags == ["news", "sports"])
+
+            _ = try await store.upsertDevice(device("a1", "aa01", user: "u2", tags: ["weather"]))
+            #expect(try await store.device(appID: "a1", token: "aa01")?.userID == "u2")
+            let sportsFans = try await store.enqueue(notification("a1", Audience(.tags(["sports"], match: .any))), idempotentSince: now)
+            #expect(sportsFans.notification.audienceSize == 0)
+
+            #expect(try await store.deleteDevice(appID: "a2", token: "aa02") == false)
+            #expect(try await store.deleteDevice(appID: "a1", token: "aa02"))
+            #expect(try await store.device(appID: "a1", token: "aa02") == nil)
+            #expect(try await store.device(appID: "a2", token: "aa01") != nil)
+        }
+    }
+
+    @Test("a 410 deactivates unless the token was registered after its timestamp; flags always apply", arguments: StoreBackend.available)
+    func feedback(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            _ = try await store.upsertDevice(device("a1", "aa01", at: now))
+            let stale = TokenFeedback(appID: "a1", token: "aa01", state: .unregistered, reason: "Unregistered", timestamp: now.addingTimeInterval(-60))
+            #expect(try await store.applyFeedback(stale) == false)
+            #expect(try await store.device(appID: "a1", token: "aa01")?.state == .active)
+
+            let fresh = TokenFeedback(appID: "a1", token: "aa01", state: .unregistered, reason: "Unregistered", timestamp: now.addingTimeInterval(60))
+            #expect(try await store.applyFeedback(fresh))
+            let gone = try #require(try await store.device(appID: "a1", token: "aa01"))
+            #expect(gone.state == .unregistered)
+            #expect(gone.stateReason == "Unregistered")
+
+            // Registering again reactivates it.
+            _ = try await store.upsertDevice(device("a1", "aa01", at: now.addingTimeInterval(120)))
+            #expect(try await store.device(appID: "a1", token: "aa01")?.state == .active)
+
+            let bad = TokenFeedback(appID: "a1", token: "aa01", state: .invalid, reason: "BadDeviceToken", timestamp: now)
+            #expect(try await store.applyFeedback(bad))
+            #expect(try await store.device(appID: "a1", token: "aa01")?.state == .invalid)
+            let other = TokenFeedback(appID: "a2", token: "aa01", state: .invalid, reason: "BadDeviceToken", timestamp: now)
+            #expect(try await store.applyFeedback(other) == false)
+        }
+    }
+
+    @Test("audiences: tokens, users, tags any/all, everyone, kind, time zone; inactive and other apps' devices never", arguments: StoreBackend.available)
+    func audiences(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            _ = try await store.upsertDevice(device("a1", "aa01", user: "u1", tags: ["news", "sports"], zone: "Asia/Shanghai"))
+            _ = try await store.upsertDevice(device("a1", "aa02", user: "u1", tags: ["news"], zone: "America/New_York"))
+            _ = try await store.upsertDevice(device("a1", "aa03", user: "u2", tags: ["sports"]))
+            _ = try await store.upsertDevice(device("a1", "aa04", user: "u3", kind: .voip))
+            _ = try await store.upsertDevice(device("a1", "aa05", user: "u3"))
+            _ = try await store.upsertDevice(device("a2", "bb01", user: "u1", tags: ["news"]))
+            _ = try await store.applyFeedback(TokenFeedback(appID: "a1", token: "aa05", state: .invalid, reason: "BadDeviceToken", timestamp: now))
+
+            func tokens(_ audience: Audience) async throws -> [String] {
+                let outcome = try await store.enqueue(notification("a1", audience), idempotentSince: now)
+                return try await store.deliveries(notificationID: outcome.notification.id, limit: 100).map(\.token)
+            }
+            #expect(try await tokens(Audience(.everyone)) == ["aa01", "aa02", "aa03"])
+            #expect(try await tokens(Audience(.tokens(["aa03", "aa01", "bb01", "ffff"]))) == ["aa01", "aa03"])
+            #expect(try await tokens(Audience(.users(["u1"]))) == ["aa01", "aa02"])
+            #expect(try await tokens(Audience(.users(["u3"]))) == [])
+            #expect(try await tokens(Audience(.users(["u3"]), kind: .voip)) == ["aa04"])
+            #expect(try await tokens(Audience(.tags(["news", "sports"], match: .any))) == ["aa01", "aa02", "aa03"])
+            #expect(try await tokens(Audience(.tags(["news", "sports", "news"], match: .all))) == ["aa01"])
+            #expect(try await tokens(Audience(.tags([], match: .any))) == [])
+            #expect(try await tokens(Audience(.everyone, timeZone: "Asia/Shanghai")) == ["aa01"])
+            #expect(try await tokens(Audience(.everyone, timeZone: "")) == ["aa03"])
+            #expect(try await store.timeZones(appID: "a1", audience: Audience(.everyone)) == ["", "America/New_York", "Asia/Shanghai"])
+        }
+    }
+
+    @Test("an idempotency key within the window gives back the first notification", arguments: StoreBackend.available)
+    func idempotency(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            _ = try await store.upsertDevice(device("a1", "aa01"))
+            let first = try await store.enqueue(notification("a1", Audience(.everyone), key: "order-1"), idempotentSince: now.addingTimeInterval(-86_400))
+            guard case .created(let created) = first else { Issue.record("expected created, got \(first)"); return }
+            #expect(created.audienceSize == 1)
+            let again = try await store.enqueue(
+                notification("a1", Audience(.everyone), key: "order-1", at: now.addingTimeInterval(10)), idempotentSince: now.addingTimeInterval(-86_390)
+            )
+            #expect(again == .existing(created))
+            #expect(try await store.queueDepth() == 1)
+            // Another app may use the same key; after the window the key is new again.
+            _ = try await store.upsertDevice(device("a2", "aa01"))
+            let otherApp = try await store.enqueue(notification("a2", Audience(.everyone), key: "order-1"), idempotentSince: now)
+            #expect(otherApp.notification.id != created.id)
+            let later = try await store.enqueue(
+                notification("a1", Audience(.everyone), key: "order-1", at: now.addingTimeInterval(90_000)),
+                idempotentSince: now.addingTimeInterval(90_000 - 86_400)
+            )
+            #expect(later.notification.id != created.id)
+            #expect(try await store.notification(appID: "a1", id: created.id) == created)
+            #expect(try await store.notification(appID: "a2", id: created.id) == nil)
+            #expect(try await store.message(notificationID: created.id) == Data("{}".utf8))
+        }
+    }
+
+    @Test("claims lease rows to one owner; expired leases are taken over; outcomes are counted", arguments: StoreBackend.available)
+    func claimsAndLeases(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            for index in 0..<10 { _ = try await store.upsertDevice(device("a1", String(format: "aa%02d", index))) }
+            let sent = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now).notification
+            #expect(sent.audienceSize == 10)
+
+            let first = try await store.claim(owner: "n1", limit: 4, lease: 30, now: now)
+            let second = try await store.claim(owner: "n2", limit: 4, lease: 300, now: now)
+            #expect(first.count == 4)
+            #expect(second.count == 4)
+            #expect(Set(first.map(\.id)).isDisjoint(with: second.map(\.id)))
+            #expect(first.allSatisfy { $0.attempts == 1 && $0.notificationID == sent.id && $0.locale == "en-US" })
+
+            // n1 dies: its leases end and n2 takes the rows over, with the attempt counted.
+            let takeover = try await store.claim(owner: "n2", limit: 10, lease: 30, now: now.addingTimeInterval(31))
+            #expect(Set(first.map(\.id)).isSubset(of: takeover.map(\.id)))
+            #expect(Set(second.map(\.id)).isDisjoint(with: takeover.map(\.id)))
+            #expect(takeover.count == 6)
+            #expect(takeover.filter { first.map(\.id).contains($0.id) }.allSatisfy { $0.attempts == 2 })
+
+            let finished = now.addingTimeInterval(32)
+            var outcomes = second.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, apnsID: "id-\($0.id)", finishedAt: finished) }
+            outcomes += takeover.prefix(3).map { DeliveryOutcome(id: $0.id, state: .failed, status: 410, reason: "Unregistered", finishedAt: finished) }
+            outcomes.append(DeliveryOutcome(id: takeover[3].id, state: .expired, finishedAt: finished))
+            try await store.record(outcomes)
+            try await store.releaseLeases(owner: "n2")
+
+            var counts = try await store.counts(notificationID: sent.id)
+            #expect(counts.sent == 4)
+            #expect(counts.failed == 3)
+            #expect(counts.failedByReason == ["Unregistered": 3])
+            #expect(counts.expired == 1)
+            #expect(counts.queued == 2)
+            #expect(try await store.queueDepth() == 2)
+
+            // Released rows are claimable at once.
+            let rest = try await store.claim(owner: "n3", limit: 10, lease: 30, now: finished)
+            #expect(rest.count == 2)
+            try await store.record(rest.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: finished) })
+            counts = try await store.counts(notificationID: sent.id)
+            #expect(counts.total == 10)
+            #expect(counts.queued == 0)
+            #expect(try await store.claim(owner: "n3", limit: 10, lease: 30, now: finished.addingTimeInterval(100)).isEmpty)
+
+            let record = try #require(try await store.deliveries(notificationID: sent.id, limit: 100).first { $0.apnsID != nil })
+            #expect(record.state == .sent)
+            #expect(record.status == 200)
+            #expect(record.finishedAt == finished)
+        }
+    }
+
+    @Test("two owners claiming at once never get the same row", arguments: StoreBackend.available)
+    func concurrentClaims(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            for index in 0..<50 { _ = try await store.upsertDevice(device("a1", String(format: "cc%03d", index))) }
+            for _ in 0..<10 { _ = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now) }
+            let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for owner in 0..<4 {
+                    group.addTask {
+                        var ids: [Int64] = []
+                        while true {
+                            let batch = try await store.claim(owner: "n\(owner)", limit: 7, lease: 60, now: now)
+                            if batch.isEmpty { return ids }
+                            ids += batch.map(\.id)
+                            try await store.record(batch.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) })
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int64]()) { $0 += $1 }
+            }
+            #expect(claimed.count == 500)
+            #expect(Set(claimed).count == 500)
+        }
+    }
+
+    @Test("a device's deliveries come newest first", arguments: StoreBackend.available)
+    func deviceHistory(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            _ = try await store.upsertDevice(device("a1", "aa01"))
+            var ids: [String] = []
+            for index in 0..<3 {
+                ids.append(try await store.enqueue(notification("a1", Audience(.everyone), at: now.addingTimeInterval(Double(index))), idempotentSince: now).notification.id)
+            }
+            #expect(try await store.deliveries(appID: "a1", token: "aa01", limit: 2).map(\.notificationID) == [ids[2], ids[1]])
+            #expect(try await store.deliveries(appID: "a2", token: "aa01", limit: 10).isEmpty)
+        }
+    }
+
+    @Test("schedules: replace by id, claim when due (once while leased), then save progress or finish", arguments: StoreBackend.available)
+    func schedules(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let trigger = Data("{\"at\":1}".utf8)
+            try await store.upsertSchedule(StoredSchedule(id: "morning", appID: "a1", trigger: trigger, request: Data(), nextCheckAt: now, createdAt: now))
+            try await store.upsertSchedule(StoredSchedule(id: "later", appID: "a1", trigger: trigger, request: Data(), nextCheckAt: now + 3600, createdAt: now))
+            try await store.upsertSchedule(StoredSchedule(id: "morning", appID: "a2", trigger: trigger, request: Data(), nextCheckAt: now, createdAt: now))
+            var replaced = StoredSchedule(id: "morning", appID: "a1", trigger: Data("{\"at\":2}".utf8), request: Data(), nextCheckAt: now, createdAt: now)
+            try await store.upsertSchedule(replaced)
+            #expect(try await store.schedules(appID: "a1").map(\.id) == ["morning", "later"])
+            #expect(try await store.schedule(appID: "a1", id: "morning")?.trigger == replaced.trigger)
+
+            let due = try await store.claimDueSchedules(owner: "n1", now: now, lease: 60, limit: 10)
+            #expect(Set(due.map { "\($0.appID)/\($0.id)" }) == ["a1/morning", "a2/morning"])
+            #expect(try await store.claimDueSchedules(owner: "n2", now: now + 1, lease: 60, limit: 10).isEmpty)
+
+            replaced.nextCheckAt = now + 86_400
+            replaced.fireCount = 1
+            replaced.firedThrough = ["Asia/Shanghai": now]
+            try await store.finishFiring(replaced, finished: false)
+            #expect(try await store.schedule(appID: "a1", id: "morning") == replaced)
+            try await store.finishFiring(due.first { $0.appID == "a2" }!, finished: true)
+            #expect(try await store.schedule(appID: "a2", id: "morning") == nil)
+
+            // The lease of a dead node ends.
+            #expect(try await store.claimDueSchedules(owner: "n2", now: now + 4000, lease: 60, limit: 10).map(\.id) == ["later"])
+            #expect(try await store.deleteSchedule(appID: "a1", id: "later"))
+            #expect(try await store.deleteSchedule(appID: "a1", id: "later") == false)
+        }
+    }
+}
