@@ -1,1 +1,112 @@
+import Foundation
+import HeraldAPNs
+import HeraldCore
+import HeraldSandbox
+import HeraldStore
 import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The App Server: the JSON API, the delivery workers and the scheduler over one store, and (by
+/// default) an in-process HeraldSandbox for apps without Apple credentials.
+///
+/// ```swift
+/// let server = try await HeraldServer.start(store: SQLiteStore(path: "herald.sqlite"), configuration: ServerConfiguration())
+/// try await server.run()   // until SIGTERM or SIGINT
+/// ```
+public final class HeraldServer: Sendable {
+    public let store: any HeraldStore
+    public let configuration: ServerConfiguration
+    public let metrics = ServerMetrics()
+    /// The in-process sandbox, when the configuration asks for one.
+    public let sandbox: Sandbox?
+    let routes: APNsRoutes
+    let worker: DeliveryWorker
+    let scheduler: Scheduler
+    let keys: APIKeys
+    let linter = PayloadLinter()
+
+    private init(store: any HeraldStore, configuration: ServerConfiguration, sandbox: Sandbox?, routes: APNsRoutes) {
+        self.store = store
+        self.configuration = configuration
+        self.sandbox = sandbox
+        self.routes = routes
+        keys = APIKeys(store: store)
+        let worker = DeliveryWorker(store: store, configuration: configuration, routes: routes, metrics: metrics)
+        self.worker = worker
+        let metrics = metrics
+        scheduler = Scheduler(store: store, configuration: configuration) { notification in
+            _ = try await store.enqueue(notification, idempotentSince: notification.createdAt)
+            metrics.recordAccepted()
+            worker.wake.signal()
+        }
+    }
+
+    /// Migrates the store and starts the sandbox (if configured); the API and workers start with
+    /// ``run()`` (or ``application()`` for tests).
+    public static func start(store: any HeraldStore, configuration: ServerConfiguration) async throws -> HeraldServer {
+        try await store.migrate()
+        var sandbox: Sandbox?
+        var endpoint: APNsRoutes.SandboxEndpoint?
+        switch configuration.sandbox {
+        case .inProcess(let adminPort):
+            var logger = configuration.logger
+            logger.logLevel = max(logger.logLevel, .warning)
+            let started = try await Sandbox.start(SandboxConfiguration(
+                host: "127.0.0.1", port: 0, adminPort: adminPort, autoAccept: true, burstLimit: .max, deliveriesKeptPerDevice: 20, logger: logger
+            ))
+            sandbox = started
+            endpoint = .init(endpoint: .custom(host: "127.0.0.1", port: started.port), transport: .tls(trustedCertificate: started.certificatePath))
+        case .external(let url, let certificate):
+            guard let server = APNsServerURL(url) else {
+                throw ServerError.configuration("--apns-url must look like \(APNsServerURL.expectedForm); got '\(url)'")
+            }
+            endpoint = .init(endpoint: server.endpoint, transport: server.transport(trustedCertificate: certificate))
+        case .none:
+            endpoint = nil
+        }
+        let routes = try APNsRoutes(sandbox: endpoint, connections: configuration.apnsConnections, streams: configuration.apnsStreams)
+        return HeraldServer(store: store, configuration: configuration, sandbox: sandbox, routes: routes)
+    }
+
+    /// Creates the admin key when there is none; returns its secret then (shown once), else nil.
+    public func bootstrapAdminKey() async throws -> String? {
+        guard try await store.keys(appID: nil).isEmpty else { return nil }
+        return try await keys.create(appID: nil, now: configuration.clock.now).secret
+    }
+
+    /// The HTTP application with the workers and the scheduler as its services.
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "herald"),
+            services: [worker, scheduler],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: configuration.logger
+        )
+    }
+
+    /// Serves until SIGTERM or SIGINT; deliveries in flight finish or go back to the queue.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onServerRunning: onServerRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await shutdown()
+    }
+
+    /// Closes APNs connections, the sandbox and the store.
+    public func shutdown() async throws {
+        await routes.shutdown()
+        try await sandbox?.shutdown()
+        try await store.close()
+    }
+}
+
+/// Why the server could not start.
+public enum ServerError: Error, CustomStringConvertible, Sendable {
+    case configuration(String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let message): message
+        }
+    }
+}

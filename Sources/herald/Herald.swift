@@ -8,6 +8,6 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "The Apple push-notification pipeline: send, lint payloads, mint provider tokens, emulate APNs.",
         version: "0.1.0",
-        subcommands: [SendCommand.self, ProfileCommand.self, HistoryCommand.self, LintCommand.self, TokenCommand.self, SandboxCommand.self, BenchCommand.self, DeviceCommand.self]
+        subcommands: [SendCommand.self, ProfileCommand.self, HistoryCommand.self, LintCommand.self, TokenCommand.self, SandboxCommand.self, BenchCommand.self, DeviceCommand.self, ServeCommand.self]
     )
 }

@@ -1,0 +1,64 @@
+import Foundation
+import HeraldStore
+import Hummingbird
+
+extension HeraldServer {
+    func createApp(_ request: Request) async throws -> Response {
+        _ = try await keys.admin(request)
+        let input = try await JSONBody.decode(AppInput.self, from: request, limit: configuration.bodyLimit)
+        guard input.name != nil, input.bundleId != nil else { throw APIError.badRequest("an app needs name and bundleId") }
+        var app = StoredApp(id: "app_" + APIKeys.randomID(), name: "", bundleID: "", createdAt: configuration.clock.now)
+        try input.apply(to: &app)
+        try await store.insertApp(app)
+        let (key, secret) = try await keys.create(appID: app.id, now: configuration.clock.now)
+        configuration.logger.info("app created", metadata: ["app": "\(app.id)", "bundle": "\(app.bundleID)"])
+        return try JSONBody.response(CreatedAppView(app: AppView(app), apiKey: KeyView(key, secret: secret)), status: .created)
+    }
+
+    func listApps(_ request: Request) async throws -> Response {
+        _ = try await keys.admin(request)
+        return try JSONBody.response(["apps": try await store.apps().map(AppView.init)])
+    }
+
+    /// The app, for the admin key or the app's own key; any other key sees 404.
+    func visibleApp(_ request: Request, id: String) async throws -> StoredApp {
+        let caller = try await keys.caller(of: request)
+        guard caller.isAdmin || caller.appID == id, let app = try await store.app(id: id) else {
+            throw APIError.notFound("no app '\(id)'")
+        }
+        return app
+    }
+
+    func showApp(_ request: Request, id: String) async throws -> Response {
+        try JSONBody.response(AppView(try await visibleApp(request, id: id)))
+    }
+
+    func updateApp(_ request: Request, id: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        guard var app = try await store.app(id: id) else { throw APIError.notFound("no app '\(id)'") }
+        let input = try await JSONBody.decode(AppInput.self, from: request, limit: configuration.bodyLimit)
+        try input.apply(to: &app)
+        try await store.updateApp(app)
+        worker.appChanged(id)
+        return try JSONBody.response(AppView(app))
+    }
+
+    func createKey(_ request: Request, appID: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        guard try await store.app(id: appID) != nil else { throw APIError.notFound("no app '\(appID)'") }
+        let (key, secret) = try await keys.create(appID: appID, now: configuration.clock.now)
+        return try JSONBody.response(KeyView(key, secret: secret), status: .created)
+    }
+
+    func listKeys(_ request: Request, appID: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        guard try await store.app(id: appID) != nil else { throw APIError.notFound("no app '\(appID)'") }
+        return try JSONBody.response(["keys": try await store.keys(appID: appID).map { KeyView($0) }])
+    }
+
+    func deleteKey(_ request: Request, appID: String, keyID: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        guard try await store.deleteKey(id: keyID, appID: appID) else { throw APIError.notFound("app '\(appID)' has no key '\(keyID)'") }
+        return Response(status: .noContent)
+    }
+}

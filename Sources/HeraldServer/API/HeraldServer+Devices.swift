@@ -1,0 +1,75 @@
+import Foundation
+import HeraldStore
+import Hummingbird
+
+extension HeraldServer {
+    func registerDevice(_ request: Request, token: String) async throws -> Response {
+        let appID = try await keys.app(request)
+        let token = try DeviceInput.token(token)
+        let input = try await JSONBody.decode(DeviceInput.self, from: request, limit: configuration.bodyLimit)
+        let existed = try await store.device(appID: appID, token: token) != nil
+        let device = try await store.upsertDevice(try input.device(appID: appID, token: token, now: configuration.clock.now))
+        return try JSONBody.response(DeviceView(device), status: existed ? .ok : .created)
+    }
+
+    func showDevice(_ request: Request, token: String) async throws -> Response {
+        let appID = try await keys.app(request)
+        let token = try DeviceInput.token(token)
+        guard let device = try await store.device(appID: appID, token: token) else { throw APIError.notFound("no device with this token in this app") }
+        return try JSONBody.response(DeviceView(device))
+    }
+
+    func listDevices(_ request: Request) async throws -> Response {
+        let appID = try await keys.app(request)
+        guard let user = request.uri.queryParameters["user"].map(String.init), !user.isEmpty else {
+            throw APIError.badRequest("give ?user=USER_ID to list a user's devices, or GET /v1/devices/{token} for one device")
+        }
+        return try JSONBody.response(["devices": try await store.devices(appID: appID, userID: user).map(DeviceView.init)])
+    }
+
+    func unregisterDevice(_ request: Request, token: String) async throws -> Response {
+        let appID = try await keys.app(request)
+        let token = try DeviceInput.token(token)
+        guard try await store.deleteDevice(appID: appID, token: token) else { throw APIError.notFound("no device with this token in this app") }
+        return Response(status: .noContent)
+    }
+
+    func deviceDeliveries(_ request: Request, token: String) async throws -> Response {
+        let appID = try await keys.app(request)
+        let token = try DeviceInput.token(token)
+        let limit = try Self.limit(request, default: 20, maximum: 500)
+        guard try await store.device(appID: appID, token: token) != nil else { throw APIError.notFound("no device with this token in this app") }
+        return try JSONBody.response(["deliveries": try await store.deliveries(appID: appID, token: token, limit: limit).map(DeliveryView.init)])
+    }
+
+    static func limit(_ request: Request, default value: Int, maximum: Int) throws -> Int {
+        guard let text = request.uri.queryParameters["limit"] else { return value }
+        guard let limit = Int(String(text)), (1...maximum).contains(limit) else { throw APIError.badRequest("limit must be 1 to \(maximum)") }
+        return limit
+    }
+}
+
+/// One delivery in a report.
+struct DeliveryView: Encodable, Sendable {
+    var notificationId: String
+    var token: String
+    var state: String
+    var status: Int?
+    var reason: String?
+    var apnsId: String?
+    var attempts: Int
+    var queuedAt: Date
+    var finishedAt: Date?
+
+    init(_ record: DeliveryRecord) {
+        notificationId = record.notificationID
+        token = record.token
+        state = record.state.rawValue
+        status = record.status
+        reason = record.reason
+        apnsId = record.apnsID
+        attempts = record.attempts
+        queuedAt = record.queuedAt
+        finishedAt = record.finishedAt
+    }
+}

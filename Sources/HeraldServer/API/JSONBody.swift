@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Reading request bodies and writing JSON answers, with errors that say what was wrong.
+enum JSONBody {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder().encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    /// The body's bytes, refused with 413 above `limit`.
+    static func bytes(of request: Request, limit: Int) async throws -> [UInt8] {
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, code: "body_too_large", "the request body is larger than \(limit) bytes")
+        }
+    }
+
+    /// Decodes a JSON body as `type`, turning decoding errors into 400s that name the field.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        let bytes = try await bytes(of: request, limit: limit)
+        if bytes.isEmpty { throw APIError.badRequest("the request needs a JSON body") }
+        return try decode(type, from: Data(bytes))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(type, from: data)
+        } catch let error as APIError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw APIError.badRequest("missing field '\(path(context.codingPath + [key]))'")
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw APIError.badRequest("field '\(path(context.codingPath))' must be \(describe(expected))")
+        } catch let DecodingError.valueNotFound(expected, context) {
+            throw APIError.badRequest("field '\(path(context.codingPath))' must be \(describe(expected)), not null")
+        } catch let DecodingError.dataCorrupted(context) {
+            if context.codingPath.isEmpty { throw APIError.badRequest("the body is not valid JSON") }
+            throw APIError.badRequest("field '\(path(context.codingPath))': \(context.debugDescription)")
+        } catch {
+            throw APIError.badRequest("the body could not be read: \(error)")
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}
+
+/// A decoding failure a model type raises itself, with its own words.
+struct FieldError: Error {
+    let message: String
+}

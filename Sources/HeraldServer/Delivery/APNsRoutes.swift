@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import HeraldAPNs
+import HeraldCore
+import HeraldStore
+import Synchronization
+
+/// One APNs client per app and environment: Apple with the app's credential, or the sandbox
+/// route for an environment without one. Clients are made on first use and replaced when the
+/// app's credentials change.
+final class APNsRoutes: Sendable {
+    /// Where the sandbox is, once known.
+    struct SandboxEndpoint: Sendable {
+        var endpoint: APNsClientConfiguration.Endpoint
+        var transport: APNsClientConfiguration.Transport
+    }
+
+    private struct Entry {
+        var credential: AppCredential?
+        var client: APNsClient
+    }
+
+    private let clients = Mutex<[String: Entry]>([:])
+    private let sandbox: SandboxEndpoint?
+    private let connections: Int
+    private let streams: Int
+    /// The key the server signs sandbox requests with (the sandbox accepts any team's key).
+    private let sandboxKey: ProviderKey
+    private let temporaryFolder: URL
+
+    init(sandbox: SandboxEndpoint?, connections: Int, streams: Int) throws {
+        self.sandbox = sandbox
+        self.connections = connections
+        self.streams = streams
+        sandboxKey = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: Self.randomID(), teamID: Self.randomID())
+        temporaryFolder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-serve-\(UUID().uuidString)")
+    }
+
+    private static func randomID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return String((0..<10).map { _ in alphabet.randomElement()! })
+    }
+
+    /// The client for `app` in `environment`, or `nil` when it has no credential and there is
+    /// no sandbox.
+    func client(for app: StoredApp, environment: APNsEnvironment) throws -> APNsClient? {
+        let key = "\(app.id)/\(environment)"
+        let credential = app.credential(for: environment)
+        var retired: APNsClient?
+        defer { if let retired { Task { try? await retired.shutdown() } } }
+        return try clients.withLock { clients in
+            if let entry = clients[key] {
+                if entry.credential == credential { return entry.client }
+                retired = entry.client
+                clients[key] = nil
+            }
+            guard let configuration = try configuration(app: app, environment: environment, credential: credential) else { return nil }
+            let client = try APNsClient(configuration: configuration)
+            clients[key] = Entry(credential: credential, client: client)
+            return client
+        }
+    }
+
+    private func configuration(app: StoredApp, environment: APNsEnvironment, credential: AppCredential?) throws -> APNsClientConfiguration? {
+        let authentication: APNsClientConfiguration.Authentication
+        let endpoint: APNsClientConfiguration.Endpoint
+        var transport = APNsClientConfiguration.Transport.tls()
+        switch credential?.secret {
+        case .token(let keyID, let pem)?:
+            let key = try ProviderKey(pem: pem, keyID: keyID, teamID: app.teamID ?? "")
+            authentication = .token(ProviderTokenSource(key: key))
+            endpoint = .apple(environment)
+        case .pkcs12(let base64, let password)?:
+            try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+            let file = temporaryFolder.appendingPathComponent("\(app.id)-\(environment).p12")
+            try Data(base64Encoded: base64, options: .ignoreUnknownCharacters)?.write(to: file, options: .atomic)
+            authentication = .pkcs12(path: file.path, password: password)
+            endpoint = .apple(environment)
+        case nil:
+            guard let sandbox else { return nil }
+            authentication = .token(ProviderTokenSource(key: sandboxKey))
+            endpoint = sandbox.endpoint
+            transport = sandbox.transport
+        }
+        return APNsClientConfiguration(
+            endpoint: endpoint, transport: transport, authentication: authentication, connections: connections, streamsPerConnection: streams
+        )
+    }
+
+    /// Closes every client.
+    func shutdown() async {
+        let all = clients.withLock { clients in
+            defer { clients = [:] }
+            return clients.values.map(\.client)
+        }
+        for client in all { try? await client.shutdown() }
+        try? FileManager.default.removeItem(at: temporaryFolder)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import HeraldAPNs
+import HeraldCore
+import HeraldStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Takes queued deliveries from the store in batches, sends them through HeraldAPNs and records
+/// every outcome. Several batches are in flight at once; on graceful shutdown the workers stop
+/// claiming, finish what they hold and give back their leases.
+final class DeliveryWorker: Service, Sendable {
+    let store: any HeraldStore
+    let configuration: ServerConfiguration
+    let routes: APNsRoutes
+    let metrics: ServerMetrics
+    let wake = WakeSignal()
+    private let limiter = RateLimiter()
+    private let apps = Mutex<[String: StoredApp]>([:])
+    private let messages = Mutex<[String: PreparedMessage]>([:])
+    private let webhook: FeedbackWebhook
+    private var logger: Logger { configuration.logger }
+
+    /// A notification's message with its payloads serialized once.
+    struct PreparedMessage: Sendable {
+        var headers: NotificationHeaders
+        var fallback: [UInt8]
+        var variants: [String: [UInt8]]
+        var message: OutgoingMessage
+    }
+
+    init(store: any HeraldStore, configuration: ServerConfiguration, routes: APNsRoutes, metrics: ServerMetrics) {
+        self.store = store
+        self.configuration = configuration
+        self.routes = routes
+        self.metrics = metrics
+        webhook = FeedbackWebhook(logger: configuration.logger)
+    }
+
+    /// Forgets a cached app (its credentials or limits changed).
+    func appChanged(_ id: String) {
+        _ = apps.withLock { $0.removeValue(forKey: id) }
+    }
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<configuration.workers {
+                group.addTask { await self.loop() }
+            }
+        }
+        do {
+            try await store.releaseLeases(owner: configuration.nodeID)
+        } catch {
+            logger.error("could not give back the leases: \(error)")
+        }
+    }
+
+    private func loop() async {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                let batch = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: configuration.clock.now)
+                if batch.isEmpty {
+                    await cancelWhenGracefulShutdown { await self.wake.wait(timeout: self.configuration.pollInterval) }
+                    continue
+                }
+                try await deliver(batch)
+            } catch {
+                logger.error("delivery batch failed: \(error)")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Sends one claimed batch and records the outcomes.
+    func deliver(_ batch: [ClaimedDelivery]) async throws {
+        let now = configuration.clock.now
+        var outcomes: [DeliveryOutcome] = []
+        outcomes.reserveCapacity(batch.count)
+        var groups: [String: (app: StoredApp, environment: APNsEnvironment, items: [(ClaimedDelivery, PushNotification)])] = [:]
+        for delivery in batch {
+            guard let app = try await app(delivery.appID), let message = try await message(delivery.notificationID) else {
+                outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: "AppOrNotificationDeleted", finishedAt: now))
+                continue
+            }
+            if message.headers.expiration.hasExpired(at: now) {
+                outcomes.append(DeliveryOutcome(id: delivery.id, state: .expired, finishedAt: now))
+                continue
+            }
+            guard let token = try? DeviceToken(parsing: delivery.token) else {
+                outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: APNsReason.badDeviceToken.rawValue, finishedAt: now))
+                continue
+            }
+            var headers = message.headers
+            headers.id = DeliveryID.make(notificationID: delivery.notificationID, token: delivery.token)
+            let body = message.message.variant(for: delivery.locale).flatMap { message.variants[$0] } ?? message.fallback
+            let key = "\(app.id)/\(delivery.environment)"
+            groups[key, default: (app, delivery.environment, [])].items.append((delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers)))
+        }
+        var feedback: [String: [TokenFeedback]] = [:]
+        for group in groups.values {
+            let client: APNsClient?
+            do {
+                client = try routes.client(for: group.app, environment: group.environment)
+            } catch {
+                logger.error("no APNs client for \(group.app.id) \(group.environment): \(error)")
+                client = nil
+            }
+            guard let client else {
+                outcomes += group.items.map { DeliveryOutcome(id: $0.0.id, state: .failed, reason: "NoCredentials", finishedAt: now) }
+                continue
+            }
+            if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: group.items.count, perSecond: limit) }
+            var byID: [NotificationID: ClaimedDelivery] = [:]
+            for (delivery, notification) in group.items { byID[notification.headers.id!] = delivery }
+            var sent: [(status: String, reason: String, seconds: Double)] = []
+            sent.reserveCapacity(group.items.count)
+            for try await result in client.send(all: ArraySequence(elements: group.items.map(\.1))) {
+                guard let requested = result.requestedID, let delivery = byID.removeValue(forKey: requested) else { continue }
+                let finished = configuration.clock.now
+                let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
+                outcomes.append(DeliveryOutcome(
+                    id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
+                    apnsID: result.apnsID ?? requested.headerValue, finishedAt: finished
+                ))
+                let seconds = Double(result.latency.components.seconds) + Double(result.latency.components.attoseconds) / 1e18
+                sent.append((result.status.map(String.init) ?? "none", reason ?? "", seconds))
+                switch result.tokenAction {
+                case .keep: break
+                case .deactivate:
+                    feedback[group.app.id, default: []].append(TokenFeedback(
+                        appID: group.app.id, token: delivery.token, state: .unregistered, reason: reason ?? "Unregistered",
+                        timestamp: result.timestamp ?? finished
+                    ))
+                case .flag:
+                    feedback[group.app.id, default: []].append(TokenFeedback(
+                        appID: group.app.id, token: delivery.token, state: .invalid, reason: reason ?? "BadDeviceToken", timestamp: finished
+                    ))
+                }
+            }
+            // A delivery the client gave no result for stays leased and is sent again when the
+            // lease ends.
+            metrics.recordSends(sent)
+        }
+        try await store.record(outcomes)
+        for (appID, items) in feedback {
+            var changed: [TokenFeedback] = []
+            for item in items where try await store.applyFeedback(item) {
+                changed.append(item)
+                metrics.recordInvalidated(reason: item.reason)
+            }
+            if !changed.isEmpty, let app = try await app(appID), app.feedbackURL != nil {
+                let webhook = webhook
+                Task { await webhook.announce(changed, app: app) }
+            }
+        }
+    }
+
+    private func app(_ id: String) async throws -> StoredApp? {
+        if let cached = apps.withLock({ $0[id] }) { return cached }
+        guard let app = try await store.app(id: id) else { return nil }
+        apps.withLock { $0[id] = app }
+        return app
+    }
+
+    private func message(_ notificationID: String) async throws -> PreparedMessage? {
+        if let cached = messages.withLock({ $0[notificationID] }) { return cached }
+        guard let data = try await store.message(notificationID: notificationID) else { return nil }
+        let message = try OutgoingMessage.decode(data)
+        let prepared = PreparedMessage(
+            headers: message.headers, fallback: Array(message.fallback.utf8), variants: message.variants.mapValues { Array($0.utf8) }, message: message
+        )
+        messages.withLock { messages in
+            if messages.count >= 10_000 { messages.removeAll(keepingCapacity: true) }
+            messages[notificationID] = prepared
+        }
+        return prepared
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import NIOSSL
+
+/// `POST /v1/apps` and `PATCH /v1/apps/{app}`: an app and its credentials.
+struct AppInput: Decodable, Sendable {
+    var name: String?
+    var bundleId: String?
+    var teamId: String?
+    /// Per environment (`production`, `development`); `null` removes one.
+    var credentials: [String: CredentialInput?]?
+    var rateLimit: Int?
+    var feedbackUrl: String?
+
+    /// A `.p8` key (PEM text and key id) or a `.p12` file (base64, with its password).
+    struct CredentialInput: Decodable, Sendable {
+        var p8: String?
+        var keyId: String?
+        var p12: String?
+        var password: String?
+    }
+
+    /// Applies the input to `app` (a new one or the stored one), checking every field.
+    func apply(to app: inout StoredApp) throws(APIError) {
+        if let name {
+            guard !name.isEmpty, name.count <= 200 else { throw .badRequest("name must be 1 to 200 characters") }
+            app.name = name
+        }
+        if let bundleId {
+            guard Self.isBundleID(bundleId) else {
+                throw .badRequest("bundleId '\(bundleId)' is not a bundle id: use letters, digits, '-' and '.', like com.example.app")
+            }
+            app.bundleID = bundleId
+        }
+        if let teamId {
+            do { try ProviderKey.checkIdentifier(teamId, kind: "teamId") } catch { throw .badRequest("\(error)") }
+            app.teamID = teamId
+        }
+        if let rateLimit {
+            guard rateLimit >= 1 else { throw .badRequest("rateLimit is notifications per second and must be at least 1 (leave it out for no limit)") }
+            app.rateLimit = rateLimit
+        }
+        if let feedbackUrl {
+            guard let url = URL(string: feedbackUrl), url.scheme == "http", url.host != nil else {
+                throw .badRequest("feedbackUrl must be an http:// URL; got '\(feedbackUrl)'")
+            }
+            app.feedbackURL = feedbackUrl
+        }
+        for (name, input) in credentials ?? [:] {
+            let environment = APNsEnvironment(rawValue: name)
+            guard environment == .production || environment == .development else {
+                throw .badRequest("credentials has '\(name)'; the environments are production and development")
+            }
+            app.credentials.removeAll { $0.environment == environment }
+            if let input { app.credentials.append(try input.credential(for: environment, teamID: app.teamID)) }
+        }
+        app.credentials.sort { $0.environment.rawValue < $1.environment.rawValue }
+    }
+
+    static func isBundleID(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 155 && !text.hasPrefix(".") && !text.hasSuffix(".")
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+    }
+}
+
+extension AppInput.CredentialInput {
+    func credential(for environment: APNsEnvironment, teamID: String?) throws(APIError) -> AppCredential {
+        switch (p8, p12) {
+        case (let pem?, nil):
+            guard let teamID else { throw .badRequest("a .p8 key needs the app's teamId") }
+            guard let keyId else { throw .badRequest("credentials.\(environment).keyId is missing (the 10-character key id of the .p8 key)") }
+            do {
+                _ = try ProviderKey(pem: pem, keyID: keyId, teamID: teamID)
+            } catch {
+                throw .badRequest("credentials.\(environment).p8: \(error)")
+            }
+            return AppCredential(environment: environment, secret: .token(keyID: keyId, pem: pem))
+        case (nil, let base64?):
+            guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
+                throw .badRequest("credentials.\(environment).p12 must be the .p12 file in base64")
+            }
+            do {
+                _ = try NIOSSLPKCS12Bundle(buffer: Array(data), passphrase: Array((password ?? "").utf8))
+            } catch {
+                throw .badRequest("credentials.\(environment).p12 could not be opened (wrong password or not a PKCS#12 file): \(error)")
+            }
+            return AppCredential(environment: environment, secret: .pkcs12(base64: base64, password: password))
+        default:
+            throw .badRequest("credentials.\(environment) needs exactly one of p8 (with keyId) or p12 (with password)")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// `POST /v1/notifications` (and a schedule's notification): whom to send to, what, and how.
+struct SendRequest: Codable, Sendable, Hashable {
+    /// Exactly one of tokens, users, tags (with match) or all.
+    struct Target: Codable, Sendable, Hashable {
+        var tokens: [String]?
+        var users: [String]?
+        var tags: [String]?
+        var match: String?
+        var all: Bool?
+    }
+
+    /// The payload as APNs JSON, or built from a few fields.
+    struct Content: Codable, Sendable, Hashable {
+        var payload: Payload?
+        var message: MessageFields?
+    }
+
+    /// The fields of a simple alert, built into a payload by HeraldCore.
+    struct MessageFields: Codable, Sendable, Hashable {
+        var title: String?
+        var subtitle: String?
+        var body: String
+        var badge: Int?
+        var sound: String?
+        var category: String?
+        var threadId: String?
+        var mutableContent: Bool?
+        /// Custom keys beside `aps` (an object).
+        var data: JSONValue?
+    }
+
+    var to: Target
+    var payload: Payload?
+    var message: MessageFields?
+    /// Per language tag (`zh-Hans`, `en`…): the content for devices in that locale.
+    var locales: [String: Content]?
+    var pushType: String?
+    var priority: Int?
+    /// UNIX seconds after which the notification is not sent (0: now or never).
+    var expiration: Int64?
+    var collapseId: String?
+    var idempotencyKey: String?
+
+    static let maximumTargets = 10_000
+
+    /// The audience, checked.
+    func audience(kind: DeviceKind) throws(APIError) -> Audience {
+        let chosen = [to.tokens != nil, to.users != nil, to.tags != nil, to.all == true].filter { $0 }.count
+        guard chosen == 1 else {
+            throw .badRequest("'to' needs exactly one of tokens, users, tags (with match any or all) or all: true")
+        }
+        if let tokens = to.tokens {
+            guard !tokens.isEmpty, tokens.count <= Self.maximumTargets else { throw .badRequest("to.tokens must have 1 to \(Self.maximumTargets) tokens") }
+            return Audience(.tokens(try tokens.map { token throws(APIError) in try DeviceInput.token(token) }), kind: kind)
+        }
+        if let users = to.users {
+            guard !users.isEmpty, users.count <= Self.maximumTargets else { throw .badRequest("to.users must have 1 to \(Self.maximumTargets) user ids") }
+            return Audience(.users(users), kind: kind)
+        }
+        if let tags = to.tags {
+            guard !tags.isEmpty, tags.count <= DeviceInput.maximumTags else { throw .badRequest("to.tags must have 1 to \(DeviceInput.maximumTags) tags") }
+            guard let match = Audience.TagMatch(rawValue: to.match ?? "any") else { throw .badRequest("to.match must be any or all") }
+            return Audience(.tags(tags, match: match), kind: kind)
+        }
+        return Audience(.everyone, kind: kind)
+    }
+
+    /// The message to store: every variant built, linted and serialized once.
+    func outgoing(app: StoredApp, linter: PayloadLinter) throws(APIError) -> (OutgoingMessage, [DiagnosticView]) {
+        let fallback = try Self.payload(Content(payload: payload, message: message), field: "")
+        let pushType = pushType.map(PushType.init(rawValue:)) ?? PushType.inferred(from: fallback)
+        guard pushType.isKnown else {
+            throw .badRequest("pushType '\(pushType)' is not one of \(PushType.known.map(\.rawValue).joined(separator: ", "))")
+        }
+        let priority = priority.map(Priority.init(rawValue:))
+        if let priority, !priority.isKnown { throw .badRequest("priority must be 10, 5 or 1") }
+        var collapseID: CollapseID?
+        if let collapseId {
+            do { collapseID = try CollapseID(collapseId) } catch { throw .badRequest("collapseId: \(error)") }
+        }
+        let headers = NotificationHeaders(
+            pushType: pushType, topic: app.bundleID + (pushType.topicSuffix ?? ""), priority: priority,
+            expiration: expiration.map { $0 == 0 ? .immediately : .at(Date(timeIntervalSince1970: TimeInterval($0))) } ?? Expiration.none,
+            collapseID: collapseID
+        )
+        var variants: [String: String] = [:]
+        var diagnostics: [DiagnosticView] = []
+        func check(_ payload: Payload, field: String) throws(APIError) {
+            let found = linter.lint(payload: payload.serialized, headers: headers.fields())
+            let views = found.map { DiagnosticView($0, variant: field.isEmpty ? nil : field) }
+            if found.hasErrors {
+                var error = APIError(.unprocessableContent, code: "payload_rejected", "the payload\(field.isEmpty ? "" : " for \(field)") would be refused by APNs")
+                error.diagnostics = views
+                throw error
+            }
+            diagnostics += views
+        }
+        try check(fallback, field: "")
+        for (tag, content) in (locales ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard LocaleMatcher.isLanguageTag(tag) else { throw .badRequest("locales has '\(tag)', which is not a language tag such as en or zh-Hans") }
+            let variant = try Self.payload(content, field: "locales.\(tag)")
+            try check(variant, field: "locales.\(tag)")
+            variants[LocaleMatcher.canonical(tag)] = variant.jsonString
+        }
+        let kind = DeviceKind(pushType: pushType, payload: fallback)
+        return (OutgoingMessage(fallback: fallback.jsonString, variants: variants, headers: headers, kind: kind), diagnostics)
+    }
+
+    static func payload(_ content: Content, field: String) throws(APIError) -> Payload {
+        let prefix = field.isEmpty ? "" : field + "."
+        switch (content.payload, content.message) {
+        case (let payload?, nil):
+            return payload
+        case (nil, let fields?):
+            var payload = Payload.alert(title: fields.title, subtitle: fields.subtitle, body: fields.body)
+            if let badge = fields.badge { payload = payload.badge(badge) }
+            if let sound = fields.sound { payload = payload.sound(.named(sound)) }
+            if let category = fields.category { payload = payload.category(category) }
+            if let threadId = fields.threadId { payload = payload.threadID(threadId) }
+            if fields.mutableContent == true { payload = payload.mutableContent() }
+            switch fields.data {
+            case nil: break
+            case .object(let object)?:
+                for entry in object.entries where entry.key != "aps" { payload.json[entry.key] = entry.value }
+            case _?:
+                throw .badRequest("\(prefix)message.data must be an object of custom keys")
+            }
+            return payload
+        default:
+            throw .badRequest("give exactly one of \(prefix)payload (APNs JSON) or \(prefix)message (title, body…)")
+        }
+    }
+}
+
+extension DeviceKind {
+    /// The kind of token a push type is sent to: VoIP pushes to VoIP tokens, Live Activity starts
+    /// to push-to-start tokens, other Live Activity pushes to activity tokens, the rest to the
+    /// app's token.
+    init(pushType: PushType, payload: Payload) {
+        switch pushType {
+        case .voip: self = .voip
+        case .liveActivity: self = payload.aps.event == .start ? .pushToStart : .liveActivity
+        default: self = .alert
+        }
+    }
+}
+
+/// A lint finding in an answer.
+public struct DiagnosticView: Encodable, Sendable, Hashable {
+    var code: String
+    var severity: String
+    var message: String
+    var path: String?
+    var header: String?
+    var fix: String?
+    var variant: String?
+
+    init(_ diagnostic: Diagnostic, variant: String?) {
+        code = diagnostic.code.rawValue
+        severity = "\(diagnostic.severity)"
+        message = diagnostic.message
+        path = diagnostic.path
+        header = diagnostic.header
+        fix = diagnostic.fix
+        self.variant = variant
+    }
+}

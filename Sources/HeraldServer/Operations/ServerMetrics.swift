@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// The server's counters, written in Prometheus' text format at `/metrics`: sends by status and
+/// reason, a delivery latency histogram, notifications accepted and HTTP requests. Queue depth is
+/// read from the store when scraped.
+public final class ServerMetrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct State {
+        var sends: [String: Int] = [:]  // "status|reason"
+        var latencyCounts = [Int](repeating: 0, count: ServerMetrics.latencyBuckets.count)
+        var latencySum = 0.0
+        var latencyCount = 0
+        var accepted = 0
+        var requests: [String: Int] = [:]  // "method|status"
+        var tokensInvalidated: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    func recordSends(_ results: [(status: String, reason: String, seconds: Double)]) {
+        state.withLock { state in
+            for result in results {
+                state.sends["\(result.status)|\(result.reason)", default: 0] += 1
+                if let bucket = Self.latencyBuckets.firstIndex(where: { result.seconds <= $0 }) { state.latencyCounts[bucket] += 1 }
+                state.latencySum += result.seconds
+                state.latencyCount += 1
+            }
+        }
+    }
+
+    func recordAccepted() { state.withLock { $0.accepted += 1 } }
+
+    func recordRequest(method: String, status: Int) { state.withLock { $0.requests["\(method)|\(status)", default: 0] += 1 } }
+
+    func recordInvalidated(reason: String) { state.withLock { $0.tokensInvalidated[reason, default: 0] += 1 } }
+
+    /// Sends counted so far (all statuses).
+    var sendsTotal: Int { state.withLock { $0.sends.values.reduce(0, +) } }
+
+    /// The exposition text.
+    func render(queueDepth: Int) -> String {
+        let state = state.withLock { $0 }
+        var lines: [String] = []
+        lines.append("# HELP herald_sends_total Notifications sent to APNs, by HTTP status and APNs reason.")
+        lines.append("# TYPE herald_sends_total counter")
+        for (key, count) in state.sends.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "|", omittingEmptySubsequences: false)
+            lines.append("herald_sends_total{status=\"\(parts[0])\",reason=\"\(Self.escape(String(parts[1])))\"} \(count)")
+        }
+        lines.append("# HELP herald_queue_depth Deliveries waiting in the queue.")
+        lines.append("# TYPE herald_queue_depth gauge")
+        lines.append("herald_queue_depth \(queueDepth)")
+        lines.append("# HELP herald_delivery_latency_seconds Time from the first attempt to APNs' last answer.")
+        lines.append("# TYPE herald_delivery_latency_seconds histogram")
+        var cumulative = 0
+        for (index, bound) in Self.latencyBuckets.enumerated() {
+            cumulative += state.latencyCounts[index]
+            lines.append("herald_delivery_latency_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
+        }
+        lines.append("herald_delivery_latency_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)")
+        lines.append("herald_delivery_latency_seconds_sum \(state.latencySum)")
+        lines.append("herald_delivery_latency_seconds_count \(state.latencyCount)")
+        lines.append("# HELP herald_notifications_accepted_total Notifications accepted by the API.")
+        lines.append("# TYPE herald_notifications_accepted_total counter")
+        lines.append("herald_notifications_accepted_total \(state.accepted)")
+        lines.append("# HELP herald_tokens_invalidated_total Device tokens deactivated or flagged after APNs' answer.")
+        lines.append("# TYPE herald_tokens_invalidated_total counter")
+        for (reason, count) in state.tokensInvalidated.sorted(by: { $0.key < $1.key }) {
+            lines.append("herald_tokens_invalidated_total{reason=\"\(Self.escape(reason))\"} \(count)")
+        }
+        lines.append("# HELP herald_http_requests_total API requests, by method and status.")
+        lines.append("# TYPE herald_http_requests_total counter")
+        for (key, count) in state.requests.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "|")
+            lines.append("herald_http_requests_total{method=\"\(parts[0])\",status=\"\(parts[1])\"} \(count)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HeraldStore
+
+/// What a schedule sends, as stored with it: the request as given (to show it back), and the
+/// message and audience checked when it was scheduled.
+struct ScheduledSend: Codable, Sendable {
+    var request: SendRequest
+    var message: OutgoingMessage
+    var audience: Audience
+    var trigger: ScheduleTrigger
+    var resolved: ResolvedTrigger
+}
+
+/// A schedule as the API shows it.
+struct ScheduleView: Encodable, Sendable {
+    var id: String
+    var trigger: ScheduleTrigger
+    var notification: SendRequest
+    /// When the scheduler looks at it next.
+    var nextCheckAt: Date
+    var fireCount: Int
+    /// Per time zone (`""`: devices without one), the last wall-clock occurrence fired.
+    var firedThrough: [String: Date]
+    var createdAt: Date
+
+    init(_ schedule: StoredSchedule, send: ScheduledSend) {
+        id = schedule.id
+        trigger = send.trigger
+        notification = send.request
+        nextCheckAt = schedule.nextCheckAt
+        fireCount = schedule.fireCount
+        firedThrough = schedule.firedThrough
+        createdAt = schedule.createdAt
+    }
+}
+
+/// `POST /v1/schedules` and `PUT /v1/schedules/{id}`.
+struct ScheduleInput: Decodable, Sendable {
+    var id: String?
+    var trigger: ScheduleTrigger
+    var notification: SendRequest
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HeraldStore
+import Logging
+import ServiceLifecycle
+
+/// Fires due schedules: each firing stores a notification (for wall-clock triggers, one per
+/// time zone whose local time has come) and wakes the delivery workers. Schedules are leased, so
+/// with several nodes each firing happens once.
+final class Scheduler: Service, Sendable {
+    let store: any HeraldStore
+    let configuration: ServerConfiguration
+    let enqueue: @Sendable (StoredNotification) async throws -> Void
+    /// Wall-clock schedules are looked at again at least this often, for time zones that appear.
+    static let wallClockRecheck: TimeInterval = 15 * 60
+
+    init(store: any HeraldStore, configuration: ServerConfiguration, enqueue: @escaping @Sendable (StoredNotification) async throws -> Void) {
+        self.store = store
+        self.configuration = configuration
+        self.enqueue = enqueue
+    }
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                _ = try await tick()
+            } catch {
+                configuration.logger.error("scheduler: \(error)")
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.schedulerInterval) }
+        }
+    }
+
+    /// Fires every schedule due at the clock's time; returns the notifications made.
+    @discardableResult
+    func tick() async throws -> Int {
+        let now = configuration.clock.now
+        var made = 0
+        for var schedule in try await store.claimDueSchedules(owner: configuration.nodeID, now: now, lease: 60, limit: 100) {
+            let send = try JSONDecoder().decode(ScheduledSend.self, from: schedule.request)
+            var finished = false
+            let madeBefore = made
+            switch send.resolved {
+            case .once:
+                try await fire(schedule, send: send, timeZone: nil, now: now)
+                made += 1
+                finished = true
+            case .every(let seconds):
+                try await fire(schedule, send: send, timeZone: nil, now: now)
+                made += 1
+                var next = schedule.nextCheckAt
+                while next <= now { next.addTimeInterval(TimeInterval(seconds)) }
+                schedule.nextCheckAt = next
+            case .wallClock(let time):
+                var nextCheck = now.addingTimeInterval(Self.wallClockRecheck)
+                for zoneName in try await store.timeZones(appID: schedule.appID, audience: send.audience) {
+                    let zone = zoneName.isEmpty ? TimeZone(identifier: "UTC")! : (TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!)
+                    if let occurrence = time.latest(atOrBefore: now, in: zone), occurrence > (schedule.firedThrough[zoneName] ?? schedule.createdAt) {
+                        try await fire(schedule, send: send, timeZone: zoneName, now: now)
+                        schedule.firedThrough[zoneName] = occurrence
+                        made += 1
+                    }
+                    if let next = time.next(after: now, in: zone), next < nextCheck { nextCheck = next }
+                }
+                schedule.nextCheckAt = nextCheck
+            }
+            if made > madeBefore { schedule.fireCount += 1 }
+            try await store.finishFiring(schedule, finished: finished)
+        }
+        return made
+    }
+
+    private func fire(_ schedule: StoredSchedule, send: ScheduledSend, timeZone: String?, now: Date) async throws {
+        var audience = send.audience
+        audience.timeZone = timeZone
+        let notification = StoredNotification(
+            id: UUID().uuidString.lowercased(), appID: schedule.appID, message: send.message.encoded(), audience: audience,
+            scheduleID: schedule.id, createdAt: now
+        )
+        try await enqueue(notification)
+        configuration.logger.info("schedule fired", metadata: ["app": "\(schedule.appID)", "schedule": "\(schedule.id)", "zone": "\(timeZone ?? "-")"])
+    }
+}

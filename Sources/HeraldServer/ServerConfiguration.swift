@@ -1,0 +1,79 @@
+import Foundation
+import HeraldCore
+import Logging
+
+/// How `herald serve` runs: where it listens, how it delivers, where apps without Apple
+/// credentials send.
+public struct ServerConfiguration: Sendable {
+    /// Where notifications of apps without credentials for an environment go.
+    public enum SandboxRoute: Sendable, Hashable {
+        /// A HeraldSandbox started in this process (TLS on loopback), its admin API on
+        /// `adminPort` when given (0: any free port).
+        case inProcess(adminPort: Int?)
+        /// An APNs server already running (e.g. `herald sandbox`), trusting `certificate` (PEM)
+        /// for TLS URLs.
+        case external(url: String, certificate: String?)
+        /// Nowhere: such sends fail with `NoCredentials`.
+        case none
+    }
+
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    /// Request bodies above this size are refused with 413.
+    public var bodyLimit: Int
+    /// How long an idempotency key is remembered.
+    public var idempotencyWindow: TimeInterval
+    /// This process's name in queue leases; unique per process.
+    public var nodeID: String
+    /// Batches delivered at once.
+    public var workers: Int
+    /// Deliveries claimed per batch.
+    public var batchSize: Int
+    /// How long a claimed batch stays leased; a dead node's work is taken over after it.
+    public var lease: TimeInterval
+    /// How often idle workers look at the queue (they are also woken by each send).
+    public var pollInterval: Duration
+    /// HTTP/2 connections per app and environment, and streams per connection.
+    public var apnsConnections: Int
+    public var apnsStreams: Int
+    public var sandbox: SandboxRoute
+    /// How often the scheduler looks for due schedules.
+    public var schedulerInterval: Duration
+    /// `wait=true` answers for audiences up to this size, within `waitTimeout`.
+    public var waitLimit: Int
+    public var waitTimeout: Duration
+    public var clock: any WallClock
+    public var logger: Logger
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, bodyLimit: Int = 1 << 20, idempotencyWindow: TimeInterval = 86_400,
+        nodeID: String = ServerConfiguration.defaultNodeID(), workers: Int = 4, batchSize: Int = 1000, lease: TimeInterval = 60,
+        pollInterval: Duration = .milliseconds(250), apnsConnections: Int = 4, apnsStreams: Int = 100,
+        sandbox: SandboxRoute = .inProcess(adminPort: nil), schedulerInterval: Duration = .seconds(1), waitLimit: Int = 100,
+        waitTimeout: Duration = .seconds(30), clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "herald.serve")
+    ) {
+        self.host = host
+        self.port = port
+        self.bodyLimit = bodyLimit
+        self.idempotencyWindow = idempotencyWindow
+        self.nodeID = nodeID
+        self.workers = workers
+        self.batchSize = batchSize
+        self.lease = lease
+        self.pollInterval = pollInterval
+        self.apnsConnections = apnsConnections
+        self.apnsStreams = apnsStreams
+        self.sandbox = sandbox
+        self.schedulerInterval = schedulerInterval
+        self.waitLimit = waitLimit
+        self.waitTimeout = waitTimeout
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Host name, process id and a random suffix.
+    public static func defaultNodeID() -> String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+}

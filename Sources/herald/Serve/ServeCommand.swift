@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import HeraldServer
+import HeraldStore
+import Logging
+
+/// `herald serve`: the App Server. With no arguments: port 8080, `./herald.sqlite`, an admin key
+/// printed on first start, and an in-process sandbox for apps without Apple credentials.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the App Server: device registry, sending, scheduling and delivery reports.",
+        discussion: """
+            Settings come from flags, then HERALD_* environment variables (HERALD_PORT, HERALD_DATABASE, \
+            HERALD_POSTGRES_URL, HERALD_APNS_URL, …), then --config FILE (JSON with the same names as \
+            the flags in camel case), then the defaults. Apps without Apple credentials send to a \
+            HeraldSandbox in this process (or to --apns-url). Stops on SIGTERM or Ctrl-C after the \
+            deliveries in flight finish; unfinished ones go back to the queue.
+            """
+    )
+
+    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (default 8080; 0 picks one).") var port: Int?
+    @Option(help: "SQLite database file (default ./herald.sqlite).") var database: String?
+    @Option(help: "PostgreSQL URL (postgres://user:password@host:port/db) instead of SQLite, to run several nodes.") var postgres: String?
+    @Option(help: "Serve the in-process sandbox's admin API on this port (to watch deliveries, connect `herald device`).") var sandboxAdminPort: Int?
+    @Option(help: "Send apps without credentials to this APNs server (e.g. a `herald sandbox`) instead of an in-process one.") var apnsURL: String?
+    @Option(help: "PEM certificate to trust for --apns-url.") var apnsCA: String?
+    @Flag(help: "No sandbox: apps without credentials fail with NoCredentials.") var noSandbox = false
+    @Option(help: "Batches delivered at once (default 4).") var workers: Int?
+    @Option(help: "Deliveries per batch (default 1000).") var batchSize: Int?
+    @Option(help: "Seconds a claimed batch stays leased (default 60).") var lease: Double?
+    @Option(help: "This node's name in queue leases (default host-pid-random).") var nodeID: String?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
+    @Option(help: "JSON file with settings.") var config: String?
+
+    func run() async throws {
+        do {
+            try await serve()
+        } catch let error as CommandError {
+            throw error.exit(command: "serve")
+        }
+    }
+
+    private func serve() async throws {
+        var settings = try config.map(ServeSettings.file) ?? ServeSettings()
+        settings = settings.overridden(by: try ServeSettings.environment(ProcessInfo.processInfo.environment))
+        settings = settings.overridden(by: ServeSettings(
+            host: host, port: port, database: database, postgres: postgres, sandboxAdminPort: sandboxAdminPort, apnsURL: apnsURL, apnsCA: apnsCA,
+            noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel
+        ))
+        var logger = Logger(label: "herald.serve")
+        let levelName = settings.logLevel ?? "info"
+        guard let level = Logger.Level(rawValue: levelName) else {
+            throw CommandError("log level '\(levelName)' is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        logger.logLevel = level
+        let port = settings.port ?? 8080
+        guard (0...65535).contains(port) else { throw CommandError("port must be 0 to 65535; got \(port)") }
+        if let workers = settings.workers, workers < 1 { throw CommandError("workers must be at least 1") }
+        if let batchSize = settings.batchSize, batchSize < 1 { throw CommandError("batch size must be at least 1") }
+        if let lease = settings.lease, lease < 1 { throw CommandError("lease must be at least 1 second") }
+
+        let sandbox: ServerConfiguration.SandboxRoute =
+            if settings.noSandbox == true { .none } else if let url = settings.apnsURL { .external(url: url, certificate: settings.apnsCA) } else {
+                .inProcess(adminPort: settings.sandboxAdminPort)
+            }
+        let configuration = ServerConfiguration(
+            host: settings.host ?? "127.0.0.1", port: port, nodeID: settings.nodeID ?? ServerConfiguration.defaultNodeID(),
+            workers: settings.workers ?? 4, batchSize: settings.batchSize ?? 1000, lease: settings.lease ?? 60, sandbox: sandbox, logger: logger
+        )
+        let store: any HeraldStore
+        let storeName: String
+        do {
+            if let url = settings.postgres {
+                store = try PostgresStore(url: url, logger: logger)
+                storeName = "PostgreSQL"
+            } else {
+                let path = settings.database ?? "herald.sqlite"
+                store = try SQLiteStore(path: path)
+                storeName = path
+            }
+        } catch {
+            throw CommandError("cannot open the store: \(error)")
+        }
+        let server: HeraldServer
+        do {
+            server = try await HeraldServer.start(store: store, configuration: configuration)
+        } catch {
+            try? await store.close()
+            throw CommandError("cannot start: \(error)")
+        }
+        if let secret = try await server.bootstrapAdminKey() {
+            FileHandle.standardOutput.write(Data("Admin key (shown once; keep it): \(secret)\n".utf8))
+        }
+        let sandboxLine: String =
+            if let sandbox = server.sandbox {
+                "in-process sandbox on 127.0.0.1:\(sandbox.port)" + (sandbox.adminPort.map { ", its admin API on http://127.0.0.1:\($0)" } ?? "")
+            } else { settings.apnsURL.map { "apps without credentials send to \($0)" } ?? "no sandbox" }
+        try await server.run { port in
+            FileHandle.standardOutput.write(Data("herald serve listening on http://\(configuration.host):\(port) (store: \(storeName); \(sandboxLine))\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// `herald serve`'s settings from a JSON file or environment variables; flags override both,
+/// and the environment overrides the file.
+struct ServeSettings: Codable, Equatable {
+    var host: String?
+    var port: Int?
+    var database: String?
+    var postgres: String?
+    var sandboxAdminPort: Int?
+    var apnsURL: String?
+    var apnsCA: String?
+    var noSandbox: Bool?
+    var workers: Int?
+    var batchSize: Int?
+    var lease: Double?
+    var nodeID: String?
+    var logLevel: String?
+
+    /// The variables read, each named after its setting.
+    static var environmentNames: [(name: String, key: WritableKeyPath<ServeSettings, String?>)] { [
+        ("HERALD_HOST", \.host), ("HERALD_DATABASE", \.database), ("HERALD_POSTGRES_URL", \.postgres), ("HERALD_APNS_URL", \.apnsURL),
+        ("HERALD_APNS_CA", \.apnsCA), ("HERALD_NODE_ID", \.nodeID), ("HERALD_LOG_LEVEL", \.logLevel),
+    ] }
+    static var environmentNumbers: [(name: String, key: WritableKeyPath<ServeSettings, Int?>)] { [
+        ("HERALD_PORT", \.port), ("HERALD_SANDBOX_ADMIN_PORT", \.sandboxAdminPort), ("HERALD_WORKERS", \.workers), ("HERALD_BATCH_SIZE", \.batchSize),
+    ] }
+
+    static func file(_ path: String) throws -> ServeSettings {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read the config file '\(path)'") }
+        do {
+            return try JSONDecoder().decode(ServeSettings.self, from: data)
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel)")
+        }
+    }
+
+    static func environment(_ variables: [String: String]) throws -> ServeSettings {
+        var settings = ServeSettings()
+        for (name, key) in environmentNames { if let value = variables[name], !value.isEmpty { settings[keyPath: key] = value } }
+        for (name, key) in environmentNumbers {
+            guard let value = variables[name], !value.isEmpty else { continue }
+            guard let number = Int(value) else { throw CommandError("\(name) must be a whole number; got '\(value)'") }
+            settings[keyPath: key] = number
+        }
+        return settings
+    }
+
+    /// These settings with `other`'s values where it has them.
+    func overridden(by other: ServeSettings) -> ServeSettings {
+        ServeSettings(
+            host: other.host ?? host, port: other.port ?? port, database: other.database ?? database, postgres: other.postgres ?? postgres,
+            sandboxAdminPort: other.sandboxAdminPort ?? sandboxAdminPort, apnsURL: other.apnsURL ?? apnsURL, apnsCA: other.apnsCA ?? apnsCA,
+            noSandbox: other.noSandbox ?? noSandbox, workers: other.workers ?? workers, batchSize: other.batchSize ?? batchSize,
+            lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel
+        )
+    }
+}
