@@ -47,14 +47,16 @@ final class Scheduler: Service, Sendable {
             case .every(let seconds):
                 try await fire(schedule, send: send, timeZone: nil, now: now)
                 made += 1
+                // The store keeps seconds since 1970 and Date counts from 2001: allow for the
+                // rounding so a due time read back is never taken for a future one.
                 var next = schedule.nextCheckAt
-                while next <= now { next.addTimeInterval(TimeInterval(seconds)) }
+                while next <= now.addingTimeInterval(0.001) { next.addTimeInterval(TimeInterval(seconds)) }
                 schedule.nextCheckAt = next
             case .wallClock(let time):
                 var nextCheck = now.addingTimeInterval(Self.wallClockRecheck)
                 for zoneName in try await store.timeZones(appID: schedule.appID, audience: send.audience) {
                     let zone = zoneName.isEmpty ? TimeZone(identifier: "UTC")! : (TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!)
-                    if let occurrence = time.latest(atOrBefore: now, in: zone), occurrence > (schedule.firedThrough[zoneName] ?? schedule.createdAt) {
+                    if let occurrence = time.latest(atOrBefore: now, in: zone), occurrence.timeIntervalSince(schedule.firedThrough[zoneName] ?? schedule.createdAt) > 1 {
                         try await fire(schedule, send: send, timeZone: zoneName, now: now)
                         schedule.firedThrough[zoneName] = occurrence
                         made += 1
