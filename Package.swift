@@ -45,6 +45,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "HeraldHTTP1",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "HeraldSandbox",
             dependencies: [
                 "HeraldCore",
@@ -76,6 +84,7 @@ let package = Package(
             name: "HeraldDevice",
             dependencies: [
                 "HeraldCore",
+                "HeraldHTTP1",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -96,6 +105,7 @@ let package = Package(
             name: "HeraldServer",
             dependencies: [
                 "HeraldCore",
+                "HeraldHTTP1",
                 "HeraldStore",
                 "HeraldAPNs",
                 "HeraldSandbox",

@@ -1,3 +1,4 @@
+import HeraldHTTP1
 import Foundation
 import HeraldCore
 import NIOCore

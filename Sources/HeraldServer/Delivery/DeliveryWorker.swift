@@ -26,7 +26,8 @@ final class DeliveryWorker: Service, Sendable {
         var headers: NotificationHeaders
         var fallback: [UInt8]
         var variants: [String: [UInt8]]
-        var message: OutgoingMessage
+        /// The variants' language tags, for ``LocaleMatcher``.
+        var tags: Set<String>
     }
 
     init(store: any HeraldStore, configuration: ServerConfiguration, routes: APNsRoutes, metrics: ServerMetrics) {
@@ -92,7 +93,7 @@ final class DeliveryWorker: Service, Sendable {
             }
             var headers = message.headers
             headers.id = DeliveryID.make(notificationID: delivery.notificationID, token: delivery.token)
-            let body = message.message.variant(for: delivery.locale).flatMap { message.variants[$0] } ?? message.fallback
+            let body = LocaleMatcher.match(delivery.locale, in: message.tags).flatMap { message.variants[$0] } ?? message.fallback
             let key = "\(app.id)/\(delivery.environment)"
             groups[key, default: (app, delivery.environment, [])].items.append((delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers)))
         }
@@ -167,7 +168,8 @@ final class DeliveryWorker: Service, Sendable {
         guard let data = try await store.message(notificationID: notificationID) else { return nil }
         let message = try OutgoingMessage.decode(data)
         let prepared = PreparedMessage(
-            headers: message.headers, fallback: Array(message.fallback.utf8), variants: message.variants.mapValues { Array($0.utf8) }, message: message
+            headers: message.headers, fallback: Array(message.fallback.utf8), variants: message.variants.mapValues { Array($0.utf8) },
+            tags: Set(message.variants.keys)
         )
         messages.withLock { messages in
             if messages.count >= 10_000 { messages.removeAll(keepingCapacity: true) }

@@ -12,11 +12,6 @@ struct OutgoingMessage: Codable, Sendable, Hashable {
     var headers: NotificationHeaders
     var kind: DeviceKind
 
-    /// The key of the variant for a device's locale (`nil`: the fallback).
-    func variant(for locale: String?) -> String? {
-        LocaleMatcher.match(locale, in: Set(variants.keys))
-    }
-
     func encoded() -> Data {
         (try? JSONEncoder().encode(self)) ?? Data()
     }

@@ -2,40 +2,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// One HTTP/1.1 request and its whole answer, on its own connection.
-enum HTTP1Exchange {
-    static func send(method: HTTPMethod, host: String, port: Int, path: String, body: [UInt8]) async throws -> (status: Int, body: [UInt8]) {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.seconds(10))
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                }
-            }
-        return try await channel.executeThenClose { inbound, outbound in
-            var headers = HTTPHeaders()
-            headers.add(name: "host", value: "\(host):\(port)")
-            headers.add(name: "content-type", value: "application/json")
-            headers.add(name: "content-length", value: String(body.count))
-            headers.add(name: "connection", value: "close")
-            try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)))
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await outbound.write(.end(nil))
-            var status = 0
-            var answer: [UInt8] = []
-            for try await part in inbound {
-                switch part {
-                case .head(let head): status = Int(head.status.code)
-                case .body(let buffer): answer += buffer.readableBytesView
-                case .end: return (status, answer)
-                }
-            }
-            return (status, answer)
-        }
-    }
-}
-
 /// Reads a server-sent event stream and yields each `data:` event as a push.
 enum EventStreamClient {
     static func connect(host: String, port: Int, path: String) async throws -> AsyncThrowingStream<IncomingPush, any Error> {
