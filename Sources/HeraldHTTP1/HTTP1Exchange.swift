@@ -22,9 +22,17 @@ public enum HTTP1Exchange {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(body.count))
             headers.add(name: "connection", value: "close")
-            try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)))
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await outbound.write(.end(nil))
+            var parts: [HTTPClientRequestPart] = [.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers))]
+            if !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+            parts.append(.end(nil))
+            // A server may answer and close as soon as it has the whole request (an empty body
+            // is complete with the head): a write failing then still leaves its answer to read.
+            var writeError: (any Error)?
+            do {
+                try await outbound.write(contentsOf: parts)
+            } catch {
+                writeError = error
+            }
             var status = 0
             var answer: [UInt8] = []
             for try await part in inbound {
@@ -34,6 +42,7 @@ public enum HTTP1Exchange {
                 case .end: return (status, answer)
                 }
             }
+            if status == 0, let writeError { throw writeError }
             return (status, answer)
         }
     }
