@@ -128,7 +128,9 @@ let package = Package(
                 "HeraldDevice",
                 "HeraldStore",
                 "HeraldServer",
+                "HeraldHTTP1",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -207,6 +209,7 @@ let package = Package(
             dependencies: [
                 "herald",
                 "HeraldCore",
+                "HeraldHTTP1",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

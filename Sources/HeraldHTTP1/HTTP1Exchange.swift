@@ -6,8 +6,11 @@ import NIOPosix
 /// simulated device says to the sandbox's admin API and the App Server, and how the App Server
 /// calls an app's feedback webhook.
 public enum HTTP1Exchange {
-    /// Sends `body` as `application/json` and returns the status and the answer's bytes.
-    public static func send(method: HTTPMethod, host: String, port: Int, path: String, body: [UInt8]) async throws -> (status: Int, body: [UInt8]) {
+    /// Sends `body` as `application/json` (with any extra `headers`, such as `authorization`)
+    /// and returns the status and the answer's bytes.
+    public static func send(
+        method: HTTPMethod, host: String, port: Int, path: String, headers extra: [(name: String, value: String)] = [], body: [UInt8]
+    ) async throws -> (status: Int, body: [UInt8]) {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: host, port: port) { channel in
@@ -22,6 +25,7 @@ public enum HTTP1Exchange {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(body.count))
             headers.add(name: "connection", value: "close")
+            for field in extra { headers.add(name: field.name, value: field.value) }
             var parts: [HTTPClientRequestPart] = [.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers))]
             if !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
             parts.append(.end(nil))

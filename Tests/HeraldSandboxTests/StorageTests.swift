@@ -23,6 +23,7 @@ import Testing
         #expect(fixture.state.stored(token: token)?.payload == #"{"aps":{"alert":"3"}}"#)
         try fixture.state.setOnline(token: token, true)
         #expect(fixture.state.received(token: token).map(\.payload) == [#"{"aps":{"alert":"3"}}"#])
+        #expect(fixture.state.allReceived.map(\.payload) == [#"{"aps":{"alert":"3"}}"#])
         #expect(fixture.state.stored(token: token) == nil)
         let counters = fixture.state.counters
         #expect(counters.stored == 3 && counters.discarded == 2 && counters.delivered == 1)

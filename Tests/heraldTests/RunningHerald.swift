@@ -7,10 +7,11 @@ final class RunningHerald: Sendable {
     private let process: Process
     private let output = Mutex<String>("")
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = HeraldCLI.executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -29,11 +30,25 @@ final class RunningHerald: Sendable {
     func line(containing marker: String, timeout: TimeInterval = 30) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let line = printed.split(separator: "\n").first(where: { $0.contains(marker) }) { return String(line) }
+            // Complete lines only: the last one may still be being written.
+            if let line = printed.split(separator: "\n").dropLast(printed.hasSuffix("\n") ? 0 : 1).first(where: { $0.contains(marker) }) {
+                return String(line)
+            }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure("no line with '\(marker)' within \(timeout) s; printed:\n\(printed)")
+    }
+
+    /// Kills the process at once (SIGKILL: no chance to finish or clean up), as a crash would.
+    func kill() async {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    /// Sends SIGKILL without waiting: for `defer`, so a failed test leaves no process behind.
+    func stop() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 
     /// Sends SIGTERM and waits for the exit status.

@@ -19,6 +19,15 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Parses a token as pasted from a log, a database or a request.
     public init(parsing text: String) throws(DeviceTokenError) {
+        // The common case, a token as stored (lowercase hex, even length), without the checks
+        // below for what people paste.
+        let utf8 = text.utf8
+        if !utf8.isEmpty, utf8.count.isMultiple(of: 2), utf8.count <= Self.maximumByteCount * 2,
+            utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+        {
+            hex = text
+            return
+        }
         var candidate = text.trimmingWhitespace()
         if candidate.isEmpty { throw .empty }
         if candidate.hasPrefix("{") && candidate.contains("length") && candidate.contains("bytes") {

@@ -21,10 +21,35 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
     /// Parses the canonical 8-4-4-4-12 form (either case); anything else is what APNs answers
     /// `BadMessageId` to.
     public init(_ text: String) throws(RequestFieldError) {
-        guard DeviceToken.looksLikeUUID(text), let uuid = UUID(uuidString: text) else {
-            throw .badNotificationID(text)
-        }
+        guard let uuid = Self.parse(text.utf8) else { throw .badNotificationID(text) }
         self.uuid = uuid
+    }
+
+    /// The 16 bytes of an 8-4-4-4-12 hex UUID, read byte by byte (every APNs request may carry
+    /// one, so this is on the hot path of the sandbox).
+    private static func parse(_ utf8: String.UTF8View) -> UUID? {
+        guard utf8.count == 36 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var nibbles = 0
+        for (position, character) in utf8.enumerated() {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt64
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(character - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(character - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = UInt64(character - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            if nibbles < 16 { high = high << 4 | nibble } else { low = low << 4 | nibble }
+            nibbles += 1
+        }
+        func h(_ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: high >> (56 - 8 * i)) }
+        func l(_ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: low >> (56 - 8 * i)) }
+        return UUID(uuid: (h(0), h(1), h(2), h(3), h(4), h(5), h(6), h(7), l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7)))
     }
 
     /// Lowercase canonical form, as Apple's documentation writes it.

@@ -12,6 +12,7 @@ import HeraldCore
 /// | DELETE | /devices/{token}[?expired=true] | unregister: pushes then get 410 with this time |
 /// | POST | /devices/{token}/online, /devices/{token}/offline | go online (stored notification delivered) or offline |
 /// | GET | /devices/{token}/notifications | what the device received |
+/// | GET | /notifications | what every device received, oldest first |
 /// | GET | /devices/{token}/events | server-sent events, one per notification received |
 /// | POST | /keys | register a provider key `{"keyID", "teamID", "pem", "environment"?}` |
 /// | DELETE | /keys/{keyID} | revoke a key (403 Forbidden from then on) |
@@ -78,6 +79,8 @@ struct AdminRouter: Sendable {
                 let token = parts[1].lowercased()
                 guard state.device(token: token) != nil else { throw SandboxError.notFound("no device with token \(parts[1])") }
                 return .json(200, state.received(token: token))
+            case ("GET", "notifications", 1):
+                return .json(200, state.allReceived)
             case ("POST", "keys", 1):
                 let request: RegisterKey = try decode(body)
                 return .json(201, try registerKey(request))

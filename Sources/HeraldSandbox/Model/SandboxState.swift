@@ -110,6 +110,12 @@ public final class SandboxState: Sendable {
         Array(storage.withLock { $0.delivered[token] ?? [] }.suffix(configuration.deliveriesKeptPerDevice))
     }
 
+    /// What every device received (each device's kept notifications), oldest first.
+    public var allReceived: [SandboxNotification] {
+        let kept = configuration.deliveriesKeptPerDevice
+        return storage.withLock { $0.delivered.values.flatMap { $0.suffix(kept) } }.sorted { $0.receivedAt < $1.receivedAt }
+    }
+
     /// The notification stored for an offline device, if any.
     public func stored(token: String) -> SandboxNotification? {
         storage.withLock { $0.stored[token] }

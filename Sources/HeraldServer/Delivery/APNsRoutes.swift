@@ -21,6 +21,10 @@ final class APNsRoutes: Sendable {
     }
 
     private let clients = Mutex<[String: Entry]>([:])
+    /// One provider token per signing key, shared by every client that signs with it: APNs
+    /// answers TooManyProviderTokenUpdates when a team's token changes within 20 minutes, so
+    /// two apps of one team (one .p8 key serves them all) must not each make their own.
+    private let tokenSources = Mutex<[String: ProviderTokenSource]>([:])
     private let sandbox: SandboxEndpoint?
     private let connections: Int
     private let streams: Int
@@ -68,7 +72,7 @@ final class APNsRoutes: Sendable {
         switch credential?.secret {
         case .token(let keyID, let pem)?:
             let key = try ProviderKey(pem: pem, keyID: keyID, teamID: app.teamID ?? "")
-            authentication = .token(ProviderTokenSource(key: key))
+            authentication = .token(tokenSource(for: key, pem: pem))
             endpoint = .apple(environment)
         case .pkcs12(let base64, let password)?:
             try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
@@ -78,13 +82,24 @@ final class APNsRoutes: Sendable {
             endpoint = .apple(environment)
         case nil:
             guard let sandbox else { return nil }
-            authentication = .token(ProviderTokenSource(key: sandboxKey))
+            authentication = .token(tokenSource(for: sandboxKey, pem: ""))
             endpoint = sandbox.endpoint
             transport = sandbox.transport
         }
         return APNsClientConfiguration(
             endpoint: endpoint, transport: transport, authentication: authentication, connections: connections, streamsPerConnection: streams
         )
+    }
+
+    /// The shared token source for a key (by team, key id and the key itself).
+    private func tokenSource(for key: ProviderKey, pem: String) -> ProviderTokenSource {
+        let name = "\(key.teamID)/\(key.keyID)/\(pem)"
+        return tokenSources.withLock { sources in
+            if let source = sources[name] { return source }
+            let source = ProviderTokenSource(key: key)
+            sources[name] = source
+            return source
+        }
     }
 
     /// Closes every client.

@@ -72,14 +72,39 @@ final class DeliveryWorker: Service, Sendable {
         }
     }
 
+    /// The deliveries of one batch that go through one APNs client.
+    private struct Group {
+        var app: StoredApp
+        var environment: APNsEnvironment
+        var items: [(delivery: ClaimedDelivery, notification: PushNotification)] = []
+    }
+
+    private struct GroupKey: Hashable {
+        var appID: String
+        var environment: APNsEnvironment
+    }
+
     /// Sends one claimed batch and records the outcomes.
     func deliver(_ batch: [ClaimedDelivery]) async throws {
         let now = configuration.clock.now
         var outcomes: [DeliveryOutcome] = []
         outcomes.reserveCapacity(batch.count)
-        var groups: [String: (app: StoredApp, environment: APNsEnvironment, items: [(ClaimedDelivery, PushNotification)])] = [:]
+        // A batch is mostly one notification of one app: each is looked up once per batch.
+        var batchApps: [String: StoredApp?] = [:]
+        var batchMessages: [String: PreparedMessage?] = [:]
+        var groups: [GroupKey: Group] = [:]
         for delivery in batch {
-            guard let app = try await app(delivery.appID), let message = try await message(delivery.notificationID) else {
+            var app = batchApps[delivery.appID]
+            if app == nil {
+                app = try await self.app(delivery.appID)
+                batchApps[delivery.appID] = app
+            }
+            var message = batchMessages[delivery.notificationID]
+            if message == nil {
+                message = try await self.message(delivery.notificationID)
+                batchMessages[delivery.notificationID] = message
+            }
+            guard let app = app ?? nil, let message = message ?? nil else {
                 outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: "AppOrNotificationDeleted", finishedAt: now))
                 continue
             }
@@ -93,9 +118,11 @@ final class DeliveryWorker: Service, Sendable {
             }
             var headers = message.headers
             headers.id = DeliveryID.make(notificationID: delivery.notificationID, token: delivery.token)
-            let body = LocaleMatcher.match(delivery.locale, in: message.tags).flatMap { message.variants[$0] } ?? message.fallback
-            let key = "\(app.id)/\(delivery.environment)"
-            groups[key, default: (app, delivery.environment, [])].items.append((delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers)))
+            let body = message.variants.isEmpty ? message.fallback : LocaleMatcher.match(delivery.locale, in: message.tags).flatMap { message.variants[$0] } ?? message.fallback
+            let key = GroupKey(appID: app.id, environment: delivery.environment)
+            groups[key, default: Group(app: app, environment: delivery.environment)].items.append(
+                (delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers))
+            )
         }
         var feedback: [String: [TokenFeedback]] = [:]
         for group in groups.values {
@@ -107,15 +134,16 @@ final class DeliveryWorker: Service, Sendable {
                 client = nil
             }
             guard let client else {
-                outcomes += group.items.map { DeliveryOutcome(id: $0.0.id, state: .failed, reason: "NoCredentials", finishedAt: now) }
+                outcomes += group.items.map { DeliveryOutcome(id: $0.delivery.id, state: .failed, reason: "NoCredentials", finishedAt: now) }
                 continue
             }
             if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: group.items.count, perSecond: limit) }
             var byID: [NotificationID: ClaimedDelivery] = [:]
+            byID.reserveCapacity(group.items.count)
             for (delivery, notification) in group.items { byID[notification.headers.id!] = delivery }
-            var sent: [(status: String, reason: String, seconds: Double)] = []
+            var sent: [ServerMetrics.Send] = []
             sent.reserveCapacity(group.items.count)
-            for try await result in client.send(all: ArraySequence(elements: group.items.map(\.1))) {
+            for try await result in client.send(all: ArraySequence(elements: group.items.map(\.notification))) {
                 guard let requested = result.requestedID, let delivery = byID.removeValue(forKey: requested) else { continue }
                 let finished = configuration.clock.now
                 let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
@@ -124,7 +152,7 @@ final class DeliveryWorker: Service, Sendable {
                     apnsID: result.apnsID ?? requested.headerValue, finishedAt: finished
                 ))
                 let seconds = Double(result.latency.components.seconds) + Double(result.latency.components.attoseconds) / 1e18
-                sent.append((result.status.map(String.init) ?? "none", reason ?? "", seconds))
+                sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: seconds))
                 switch result.tokenAction {
                 case .keep: break
                 case .deactivate:

@@ -8,8 +8,20 @@ public final class ServerMetrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
+    /// One `herald_sends_total` series: an HTTP status (nil when no answer came) and a reason.
+    struct SendKey: Hashable, Sendable {
+        var status: Int?
+        var reason: String?
+    }
+
+    /// One send's outcome for the counters.
+    struct Send: Sendable {
+        var key: SendKey
+        var seconds: Double
+    }
+
     private struct State {
-        var sends: [String: Int] = [:]  // "status|reason"
+        var sends: [SendKey: Int] = [:]
         var latencyCounts = [Int](repeating: 0, count: ServerMetrics.latencyBuckets.count)
         var latencySum = 0.0
         var latencyCount = 0
@@ -22,10 +34,10 @@ public final class ServerMetrics: Sendable {
 
     public init() {}
 
-    func recordSends(_ results: [(status: String, reason: String, seconds: Double)]) {
+    func recordSends(_ results: [Send]) {
         state.withLock { state in
             for result in results {
-                state.sends["\(result.status)|\(result.reason)", default: 0] += 1
+                state.sends[result.key, default: 0] += 1
                 if let bucket = Self.latencyBuckets.firstIndex(where: { result.seconds <= $0 }) { state.latencyCounts[bucket] += 1 }
                 state.latencySum += result.seconds
                 state.latencyCount += 1
@@ -40,7 +52,7 @@ public final class ServerMetrics: Sendable {
     func recordInvalidated(reason: String) { state.withLock { $0.tokensInvalidated[reason, default: 0] += 1 } }
 
     /// Sends counted so far (all statuses).
-    var sendsTotal: Int { state.withLock { $0.sends.values.reduce(0, +) } }
+    public var sendsTotal: Int { state.withLock { $0.sends.values.reduce(0, +) } }
 
     /// The exposition text.
     func render(queueDepth: Int) -> String {
@@ -48,9 +60,9 @@ public final class ServerMetrics: Sendable {
         var lines: [String] = []
         lines.append("# HELP herald_sends_total Notifications sent to APNs, by HTTP status and APNs reason.")
         lines.append("# TYPE herald_sends_total counter")
-        for (key, count) in state.sends.sorted(by: { $0.key < $1.key }) {
-            let parts = key.split(separator: "|", omittingEmptySubsequences: false)
-            lines.append("herald_sends_total{status=\"\(parts[0])\",reason=\"\(Self.escape(String(parts[1])))\"} \(count)")
+        let series = state.sends.map { (status: $0.key.status.map(String.init) ?? "none", reason: $0.key.reason ?? "", count: $0.value) }
+        for send in series.sorted(by: { ($0.status, $0.reason) < ($1.status, $1.reason) }) {
+            lines.append("herald_sends_total{status=\"\(send.status)\",reason=\"\(Self.escape(send.reason))\"} \(send.count)")
         }
         lines.append("# HELP herald_queue_depth Deliveries waiting in the queue.")
         lines.append("# TYPE herald_queue_depth gauge")

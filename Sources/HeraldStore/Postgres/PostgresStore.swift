@@ -12,14 +12,20 @@ public final class PostgresStore: HeraldStore {
     let schema: String?
     private let runner: Task<Void, Never>
 
-    /// Connects to `url` (`postgres://user:password@host:port/database`). With `schema`, the
-    /// tables live in that schema (created by ``migrate()``), so several stores can share one
-    /// database.
+    /// Connects to `url` (`postgres://user:password@host:port/database[?schema=NAME]`). With a
+    /// schema (the parameter, else the URL's), the tables live in that schema (created by
+    /// ``migrate()``), so several stores can share one database.
     public init(url: String, schema: String? = nil, logger: Logger = Logger(label: "herald.store.postgres")) throws(StoreError) {
+        let expected = "postgres://user:password@host:port/database[?schema=NAME]"
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, let user = components.user
         else {
-            throw StoreError.badURL(url, expected: "postgres://user:password@host:port/database")
+            throw StoreError.badURL(url, expected: expected)
+        }
+        var schema = schema
+        for item in components.queryItems ?? [] {
+            guard item.name == "schema", let value = item.value else { throw StoreError.badURL(url, expected: expected) }
+            schema = schema ?? value
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var configuration = PostgresClient.Configuration(

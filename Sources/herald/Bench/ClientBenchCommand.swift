@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import HeraldAPNs
+import HeraldCore
+
+/// `herald bench` (`herald bench client`): how fast Herald's client delivers, to an in-process sandbox over TLS on
+/// loopback (the default) or to any APNs server.
+struct ClientBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Measure notifications per second and latency of Herald's APNs client.",
+        discussion: """
+            By default it starts a HeraldSandbox in this process (TLS on 127.0.0.1, tokens \
+            auto-accepted, no burst limit) and sends to it. With --url it sends to that server \
+            instead (trusting --cacert), e.g. a `herald sandbox` started separately, which is how \
+            docs/PERFORMANCE.md compares it with h2load. Only send benchmarks to servers you run.
+            """
+    )
+
+    @Option(name: [.customShort("n"), .customLong("count")], help: "Notifications to send.")
+    var count = 100_000
+
+    @Option(name: [.short, .customLong("connections")], help: "HTTP/2 connections.")
+    var connections = 4
+
+    @Option(name: [.customShort("m"), .customLong("streams")], help: "Concurrent streams per connection.")
+    var streams = 100
+
+    @Option(help: "Send to this server (https://host:port or http://host:port) instead of an in-process sandbox.")
+    var url: String?
+
+    @Option(help: "PEM certificate to trust for --url.")
+    var cacert: String?
+
+    @Option(help: "Payload file (default: a 147-byte alert).")
+    var payload: String?
+
+    @Option(help: "Distinct device tokens to cycle through.")
+    var devices = 1000
+
+    @Flag(help: "Print the figures as JSON.")
+    var json = false
+
+    func validate() throws {
+        if count < 1 || connections < 1 || streams < 1 || devices < 1 { throw ValidationError("--count, --connections, --streams and --devices must be at least 1") }
+        if let url, APNsServerURL(url) == nil { throw ValidationError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'") }
+    }
+
+    func run() async throws {
+        let body = try payload.map { try readInput($0, command: "bench") } ?? Array(Self.defaultPayload.utf8)
+        let target = try await BenchTarget.start(url: url, cacert: cacert, command: "bench")
+        let client = try await target.connectedClient(connections: connections, streams: streams, command: "bench")
+
+        let tokens = try BenchTarget.tokens(devices)
+        let headers = NotificationHeaders(pushType: .alert, topic: "com.example.app", priority: .immediate)
+        let total = count
+        var histogram = LatencyHistogram()
+        var failures: [String: Int] = [:]
+        let start = ContinuousClock.now
+        let stream = client.send(all: LazyNotifications(count: total, tokens: tokens, body: body, headers: headers))
+        for try await result in stream {
+            histogram.record(microseconds: Int(result.latency.inMilliseconds * 1000))
+            if !result.isSuccess {
+                failures[result.reason?.rawValue ?? result.failure?.description ?? "HTTP \(result.status ?? 0)", default: 0] += 1
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        try await client.shutdown()
+        try await target.shutdown()
+
+        let seconds = elapsed.inSeconds
+        let report = BenchReport(
+            notifications: total, connections: connections, streams: streams, payloadBytes: body.count, seconds: seconds,
+            perSecond: Double(total) / seconds, p50Milliseconds: Double(histogram.percentile(0.5)) / 1000,
+            p90Milliseconds: Double(histogram.percentile(0.9)) / 1000, p99Milliseconds: Double(histogram.percentile(0.99)) / 1000,
+            maxMilliseconds: Double(histogram.maximumMicroseconds) / 1000, failures: failures,
+            peakMemoryMegabytes: Self.peakMemoryMegabytes(), target: target.name
+        )
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            say(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            say(report.text)
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    static let defaultPayload =
+        #"{"aps":{"alert":{"title":"Benchmark","body":"A notification of about 150 bytes, as in the issue"},"badge":1,"sound":"default"},"order":"A-1234567"}"#
+
+    /// The process's peak resident memory (VmHWM), from /proc; 0 where there is no /proc.
+    static func peakMemoryMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes / 1024
+    }
+}
+
+/// The benchmark's notifications, made one at a time as the client pulls them.
+struct LazyNotifications: AsyncSequence, Sendable {
+    typealias Element = PushNotification
+    let count: Int
+    let tokens: [DeviceToken]
+    let body: [UInt8]
+    let headers: NotificationHeaders
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let source: LazyNotifications
+        var index = 0
+
+        mutating func next() async -> PushNotification? {
+            guard index < source.count else { return nil }
+            defer { index += 1 }
+            return PushNotification(deviceToken: source.tokens[index % source.tokens.count], body: .raw(source.body), headers: source.headers)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: self) }
+}
+
+/// What `herald bench` measured.
+struct BenchReport: Encodable {
+    var notifications: Int
+    var connections: Int
+    var streams: Int
+    var payloadBytes: Int
+    var seconds: Double
+    var perSecond: Double
+    var p50Milliseconds: Double
+    var p90Milliseconds: Double
+    var p99Milliseconds: Double
+    var maxMilliseconds: Double
+    var failures: [String: Int]
+    var peakMemoryMegabytes: Double
+    var target: String
+
+    var text: String {
+        let errors = failures.isEmpty ? "none" : failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return """
+            target: \(target)
+            sent \(notifications) notifications (\(payloadBytes)-byte payload) over \(connections) connections × \(streams) streams in \(String(format: "%.2f", seconds)) s
+            throughput: \(String(format: "%.0f", perSecond)) notifications/s
+            latency: p50 \(String(format: "%.2f", p50Milliseconds)) ms, p90 \(String(format: "%.2f", p90Milliseconds)) ms, p99 \(String(format: "%.2f", p99Milliseconds)) ms, max \(String(format: "%.2f", maxMilliseconds)) ms
+            errors: \(errors)
+            peak memory: \(String(format: "%.1f", peakMemoryMegabytes)) MB
+            """
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HeraldCore
+import Testing
+
+/// `herald serve` as a process that crashes: killed with SIGKILL in the middle of a broadcast,
+/// started again on the same database, it delivers the rest. Deliveries in flight at the kill may
+/// be sent twice, always with the same apns-id; no device is left out.
+@Suite(.serialized) struct ServeCrashTests {
+    static let devices = 10_000
+    /// The server's default workers × batch size: at most this many deliveries are in flight.
+    static let inFlightWindow = 4 * 1000
+
+    @Test func aServerKilledMidBroadcastResumesAndEveryDeviceGetsItOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandbox = try await SandboxProcess.start(in: folder)
+        defer { sandbox.process.stop() }
+        let arguments = [
+            "--database", folder.appendingPathComponent("herald.sqlite").path, "--apns-url", "https://127.0.0.1:\(sandbox.port)",
+            "--apns-ca", sandbox.certificate, "--lease", "3",
+        ]
+        var server = try await ServeProcess.start(arguments)
+        defer { server.process.stop() }
+        let adminKey = try #require(server.adminKey)
+        // A rate limit makes the broadcast take a few seconds, so the kill lands in its middle.
+        let app = try await server.createApp(adminKey: adminKey, extra: #", "rateLimit": 2500"#)
+        let tokens = (0..<Self.devices).map(testToken)
+        try await server.register(tokens, key: app.key)
+
+        let sent = try await server.call(
+            "POST", "/v1/notifications", key: app.key, body: #"{"to": {"all": true}, "message": {"title": "Crash test", "body": "once"}}"#,
+            expect: 202
+        )
+        let id = try #require(sent["id"]?.stringValue)
+        #expect(sent["audienceSize"]?.intValue == Self.devices)
+        while try await server.report(id, key: app.key)["sent"]?.intValue ?? 0 < 2500 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await server.process.kill()
+        let receivedAtKill = try await sandbox.received().count
+        #expect(receivedAtKill < Self.devices, "the kill came after the broadcast ended (\(receivedAtKill) received)")
+
+        server = try await ServeProcess.start(arguments)
+        #expect(server.adminKey == nil)
+        let deadline = ContinuousClock.now + .seconds(120)
+        var report = try await server.report(id, key: app.key)
+        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            report = try await server.report(id, key: app.key)
+        }
+        #expect(report["sent"]?.intValue == Self.devices, "\(report)")
+        #expect(report["failed"]?.intValue == 0, "\(report)")
+        #expect(await server.process.terminate() == 0)
+
+        let received = try await sandbox.received()
+        let byToken = Dictionary(grouping: received, by: \.token)
+        #expect(Set(byToken.keys) == Set(tokens), "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
+        var duplicates = 0
+        for (token, notifications) in byToken where notifications.count > 1 {
+            duplicates += notifications.count - 1
+            #expect(Set(notifications.map(\.id)).count == 1, "\(token) got different apns-ids: \(notifications.map(\.id))")
+        }
+        #expect(duplicates <= Self.inFlightWindow, "\(duplicates) duplicates")
+        print("crash test: \(receivedAtKill) received before SIGKILL, \(received.count) in all, \(duplicates) resent with the same apns-id")
+    }
+}

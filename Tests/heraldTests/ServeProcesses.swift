@@ -1,0 +1,122 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP1
+
+/// A `herald sandbox` process (auto-accepting tokens, no burst limit, keeping every delivery) and
+/// `herald serve` processes sending to it: the parts of the process-level server tests.
+struct SandboxProcess {
+    let process: RunningHerald
+    let port: Int
+    let adminPort: Int
+    let certificate: String
+
+    static func start(in folder: URL) async throws -> SandboxProcess {
+        let certificate = folder.appendingPathComponent("sandbox.pem").path
+        let process = try RunningHerald([
+            "sandbox", "--port", "0", "--admin-port", "0", "--auto-accept", "--burst-limit", "0", "--quiet", "--cert-out", certificate,
+        ])
+        let port = try await process.port(after: "listening on https://127.0.0.1:")
+        let adminPort = try await process.port(after: "admin API: http://127.0.0.1:")
+        return SandboxProcess(process: process, port: port, adminPort: adminPort, certificate: certificate)
+    }
+
+    /// One notification as the sandbox's admin API lists it.
+    struct Received: Decodable {
+        var id: String
+        var token: String
+        var payload: String
+    }
+
+    /// Everything every device received (`GET /notifications`).
+    func received() async throws -> [Received] {
+        let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: adminPort, path: "/notifications", body: [])
+        guard answer.status == 200 else { throw RunningHerald.Failure("GET /notifications answered \(answer.status)") }
+        return try JSONDecoder().decode([Received].self, from: Data(answer.body))
+    }
+}
+
+/// A `herald serve` process and its API.
+struct ServeProcess {
+    let process: RunningHerald
+    let port: Int
+    /// The admin key, when this start created it.
+    let adminKey: String?
+
+    static func start(_ arguments: [String]) async throws -> ServeProcess {
+        let process = try RunningHerald(["serve", "--port", "0", "--log-level", "warning"] + arguments)
+        let port = try await process.port(after: "herald serve listening on http://127.0.0.1:")
+        let adminKey = process.printed.split(separator: "\n").first { $0.hasPrefix("Admin key (shown once; keep it): ") }
+            .map { String($0.dropFirst("Admin key (shown once; keep it): ".count)) }
+        return ServeProcess(process: process, port: port, adminKey: adminKey)
+    }
+
+    /// Calls the API; throws unless the status is `expect`.
+    @discardableResult
+    func call(_ method: String, _ path: String, key: String, body: String = "", expect: Int = 200) async throws -> JSONValue {
+        let answer = try await HTTP1Exchange.send(
+            method: .init(rawValue: method), host: "127.0.0.1", port: port, path: path, headers: [("authorization", "Bearer \(key)")],
+            body: Array(body.utf8)
+        )
+        guard answer.status == expect else {
+            throw RunningHerald.Failure("\(method) \(path) answered \(answer.status), not \(expect): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        return answer.body.isEmpty ? .null : try JSONValue(parsing: answer.body)
+    }
+
+    /// Creates an app (admin key) and returns its id and API key.
+    func createApp(adminKey: String, extra: String = "") async throws -> (id: String, key: String) {
+        let created = try await call(
+            "POST", "/v1/apps", key: adminKey, body: #"{"name": "Test", "bundleId": "com.example.app"\#(extra)}"#, expect: 201
+        )
+        guard let id = created["app"]?["id"]?.stringValue, let key = created["apiKey"]?["secret"]?.stringValue else {
+            throw RunningHerald.Failure("unexpected answer creating an app: \(created)")
+        }
+        return (id, key)
+    }
+
+    /// Registers new `tokens` with eight requests in flight.
+    func register(_ tokens: some Collection<String>, key: String) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var pending = tokens.makeIterator()
+            for _ in 0..<8 {
+                guard let token = pending.next() else { break }
+                group.addTask { try await call("PUT", "/v1/devices/\(token)", key: key, body: #"{"environment": "development"}"#, expect: 201) }
+            }
+            while try await group.next() != nil {
+                guard let token = pending.next() else { continue }
+                group.addTask { try await call("PUT", "/v1/devices/\(token)", key: key, body: #"{"environment": "development"}"#, expect: 201) }
+            }
+        }
+    }
+
+    /// A notification's report (`GET /v1/notifications/{id}`): sent, failed, pending….
+    func report(_ id: String, key: String) async throws -> JSONValue {
+        try await call("GET", "/v1/notifications/\(id)", key: key)
+    }
+
+    /// The `herald_sends_total` samples of `/metrics`, summed.
+    func sendsTotal() async throws -> Int {
+        let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: port, path: "/metrics", body: [])
+        return String(decoding: answer.body, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix("herald_sends_total{") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }
+            .reduce(0, +)
+    }
+}
+
+extension RunningHerald {
+    /// The port printed right after `marker` (waiting for the line).
+    func port(after marker: String) async throws -> Int {
+        let line = try await line(containing: marker)
+        guard let digits = line.components(separatedBy: marker).last?.prefix(while: \.isNumber), let port = Int(digits) else {
+            throw Failure("no port after '\(marker)' in: \(line)")
+        }
+        return port
+    }
+}
+
+/// The process tests' device tokens: 32 bytes, the first four counting up.
+func testToken(_ index: Int) -> String {
+    let digits = String(index, radix: 16)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + String(repeating: "cd", count: 28)
+}
