@@ -27,9 +27,10 @@ public protocol HeraldStore: Sendable {
 
     // MARK: Devices
 
-    /// Registers a token or updates it (idempotent). A registration reactivates a token that was
-    /// unregistered or flagged. Returns the device as stored.
-    func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice
+    /// Registers tokens or updates them (idempotent), all in one transaction: an import, or a
+    /// benchmark's audience. A registration reactivates a token that was unregistered or
+    /// flagged. Returns the devices as stored.
+    func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice]
     func device(appID: String, token: String) async throws -> StoredDevice?
     func devices(appID: String, userID: String) async throws -> [StoredDevice]
     /// Removes a registration; false when there was none.
@@ -75,4 +76,12 @@ public protocol HeraldStore: Sendable {
     func claimDueSchedules(owner: String, now: Date, lease: TimeInterval, limit: Int) async throws -> [StoredSchedule]
     /// Saves a fired schedule's progress (or deletes it when `finished`) and ends its lease.
     func finishFiring(_ schedule: StoredSchedule, finished: Bool) async throws
+}
+
+extension HeraldStore {
+    /// Registers a token or updates it (idempotent). A registration reactivates a token that was
+    /// unregistered or flagged. Returns the device as stored.
+    public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {
+        try await upsertDevices([device])[0]
+    }
 }

@@ -209,6 +209,40 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("bulk registration in one call; a batch's outcomes, runs of plain sends among others, are each recorded", arguments: StoreBackend.available)
+    func bulkRegistrationAndRecordedRuns(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            // The same token twice in one call: the later registration wins.
+            let devices = (0..<20).map { device("a1", String(format: "bb%02d", $0), tags: ["t\($0 % 2)"]) } + [device("a1", "bb00", tags: ["late"])]
+            #expect(try await store.upsertDevices(devices).count == 21)
+            #expect(try await store.device(appID: "a1", token: "bb00")?.tags == ["late"])
+            let odd = try await store.enqueue(notification("a1", Audience(.tags(["t1"], match: .any))), idempotentSince: now).notification
+            #expect(odd.audienceSize == 10)
+            let sent = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now).notification
+            #expect(sent.audienceSize == 20)
+
+            let batch = try await store.claim(owner: "n1", limit: 30, lease: 30, now: now).filter { $0.notificationID == sent.id }.sorted { $0.id < $1.id }
+            #expect(batch.count == 20)
+            let finished = now.addingTimeInterval(1)
+            var outcomes = batch.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: finished) }
+            outcomes[5] = DeliveryOutcome(id: batch[5].id, state: .failed, status: 400, reason: "BadDeviceToken", finishedAt: finished)
+            outcomes[6] = DeliveryOutcome(id: batch[6].id, state: .sent, status: 200, apnsID: "changed-by-apns", finishedAt: finished)
+            outcomes[12] = DeliveryOutcome(id: batch[12].id, state: .expired, finishedAt: finished)
+            try await store.record(outcomes.shuffled())
+
+            let counts = try await store.counts(notificationID: sent.id)
+            #expect(counts.sent == 18 && counts.failed == 1 && counts.expired == 1 && counts.queued == 0)
+            // The other notification's rows were claimed by the same call and are untouched.
+            #expect(try await store.counts(notificationID: odd.id).queued == 10)
+            let records = try await store.deliveries(notificationID: sent.id, limit: 100)
+            #expect(records.count == 20)
+            #expect(records.filter { $0.state == .sent && $0.apnsID == nil && $0.status == 200 }.count == 17)
+            #expect(records.first { $0.apnsID != nil }?.apnsID == "changed-by-apns")
+            #expect(records.first { $0.state == .failed }?.reason == "BadDeviceToken")
+            #expect(records.allSatisfy { $0.finishedAt == finished })
+        }
+    }
+
     @Test("two owners claiming at once never get the same row", arguments: StoreBackend.available)
     func concurrentClaims(backend: StoreBackend) async throws {
         try await withStore(backend) { store in

@@ -67,7 +67,8 @@ struct DeliveryView: Encodable, Sendable {
         state = record.state.rawValue
         status = record.status
         reason = record.reason
-        apnsId = record.apnsID
+        // The store keeps only an apns-id APNs changed; a sent one carries the derived id.
+        apnsId = record.apnsID ?? (record.status == nil ? nil : DeliveryID.make(notificationID: record.notificationID, token: record.token).headerValue)
         attempts = record.attempts
         queuedAt = record.queuedAt
         finishedAt = record.finishedAt

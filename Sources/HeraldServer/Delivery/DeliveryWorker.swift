@@ -57,19 +57,33 @@ final class DeliveryWorker: Service, Sendable {
     }
 
     private func loop() async {
+        var batch: [ClaimedDelivery] = []
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                let batch = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: configuration.clock.now)
                 if batch.isEmpty {
-                    await cancelWhenGracefulShutdown { await self.wake.wait(timeout: self.configuration.pollInterval) }
-                    continue
+                    batch = try await claim()
+                    if batch.isEmpty {
+                        await cancelWhenGracefulShutdown { await self.wake.wait(timeout: self.configuration.pollInterval) }
+                        continue
+                    }
                 }
+                // A full batch means more may be waiting: the next one is claimed while this one
+                // is on its way, so APNs never waits for the store. (Claimed rows left over at
+                // shutdown are given back with the others.)
+                let more = batch.count == configuration.batchSize
+                async let following = more ? claim() : []
                 try await deliver(batch)
+                batch = try await following
             } catch {
                 logger.error("delivery batch failed: \(error)")
+                batch = []
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    private func claim() async throws -> [ClaimedDelivery] {
+        try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: configuration.clock.now)
     }
 
     /// The deliveries of one batch that go through one APNs client.
@@ -149,7 +163,7 @@ final class DeliveryWorker: Service, Sendable {
                 let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
                 outcomes.append(DeliveryOutcome(
                     id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
-                    apnsID: result.apnsID ?? requested.headerValue, finishedAt: finished
+                    apnsID: result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }, finishedAt: finished
                 ))
                 let seconds = Double(result.latency.components.seconds) + Double(result.latency.components.attoseconds) / 1e18
                 sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: seconds))

@@ -45,8 +45,14 @@ public struct DeliveryOutcome: Sendable, Hashable {
     public var status: Int?
     /// APNs' reason, or why there was no answer.
     public var reason: String?
+    /// The `apns-id` APNs answered with, when it is not the one the sender derives from the
+    /// notification and the token (nil: that one, or none was sent).
     public var apnsID: String?
     public var finishedAt: Date
+
+    /// A send APNs accepted with the derived apns-id: stores record runs of these with one
+    /// statement.
+    public var isPlainSend: Bool { state == .sent && reason == nil && apnsID == nil }
 
     public init(id: Int64, state: DeliveryState, status: Int? = nil, reason: String? = nil, apnsID: String? = nil, finishedAt: Date) {
         self.id = id

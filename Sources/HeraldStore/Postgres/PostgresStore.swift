@@ -123,37 +123,41 @@ public final class PostgresStore: HeraldStore {
 
     // MARK: Devices
 
-    public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {
-        var stored = device
-        stored.state = .active
-        stored.stateReason = nil
-        stored.stateChangedAt = nil
-        let values: [PostgresValue] = [
-            .text(stored.appID), .text(stored.token), .text(stored.environment.rawValue), .text(stored.kind.rawValue), .text(stored.userID),
-            .text(StoreCoding.encodeTags(stored.tags)), .text(stored.locale), .text(stored.timeZone), .text(stored.appVersion),
-            .double(stored.registeredAt.timeIntervalSince1970),
-        ]
-        let tags = Array(Set(stored.tags)).sorted()
+    public func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice] {
+        let stored = devices.map { device in
+            var device = device
+            device.state = .active
+            device.stateReason = nil
+            device.stateChangedAt = nil
+            return device
+        }
         try await client.withTransaction(logger: logger) { connection in
-            try await connection.query(
-                .sql(
-                    """
-                    INSERT INTO devices (\(SQLiteStore.deviceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', NULL, NULL)
-                    ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
-                        user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
-                        app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
-                        state_reason = NULL, state_changed_at = NULL
-                    """, values
-                ), logger: logger
-            )
-            try await connection.query(
-                .sql("DELETE FROM device_tags WHERE app_id = $1 AND token = $2", [.text(stored.appID), .text(stored.token)]), logger: logger
-            )
-            for tag in tags {
+            for device in stored {
+                let values: [PostgresValue] = [
+                    .text(device.appID), .text(device.token), .text(device.environment.rawValue), .text(device.kind.rawValue), .text(device.userID),
+                    .text(StoreCoding.encodeTags(device.tags)), .text(device.locale), .text(device.timeZone), .text(device.appVersion),
+                    .double(device.registeredAt.timeIntervalSince1970),
+                ]
                 try await connection.query(
-                    .sql("INSERT INTO device_tags (app_id, token, tag) VALUES ($1, $2, $3)", [.text(stored.appID), .text(stored.token), .text(tag)]),
-                    logger: logger
+                    .sql(
+                        """
+                        INSERT INTO devices (\(SQLiteStore.deviceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', NULL, NULL)
+                        ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
+                            user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
+                            app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
+                            state_reason = NULL, state_changed_at = NULL
+                        """, values
+                    ), logger: logger
                 )
+                try await connection.query(
+                    .sql("DELETE FROM device_tags WHERE app_id = $1 AND token = $2", [.text(device.appID), .text(device.token)]), logger: logger
+                )
+                for tag in Array(Set(device.tags)).sorted() {
+                    try await connection.query(
+                        .sql("INSERT INTO device_tags (app_id, token, tag) VALUES ($1, $2, $3)", [.text(device.appID), .text(device.token), .text(tag)]),
+                        logger: logger
+                    )
+                }
             }
         }
         return stored

@@ -31,7 +31,9 @@ enum SQLiteSchema {
             attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT,
             queued_at REAL NOT NULL, finished_at REAL)
         """,
-        "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
+        // Queued rows with their lease: a claim skips rows other workers hold without reading them.
+        "DROP INDEX IF EXISTS deliveries_queued",
+        "CREATE INDEX IF NOT EXISTS deliveries_ready ON deliveries (id, lease_until) WHERE state = 'queued'",
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
         "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",
         """

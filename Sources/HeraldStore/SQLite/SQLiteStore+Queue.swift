@@ -70,17 +70,41 @@ extension SQLiteStore {
 
     public func record(_ outcomes: [DeliveryOutcome]) async throws {
         guard !outcomes.isEmpty else { return }
+        let sorted = outcomes.sorted { $0.id < $1.id }
         try await pool.write { db in
-            let statement = try db.cachedStatement(
+            let one = try db.cachedStatement(
                 sql: """
                     UPDATE deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
                     WHERE id = ?
                     """
             )
-            for outcome in outcomes {
-                try statement.execute(arguments: [
-                    outcome.state.rawValue, outcome.status, outcome.reason, outcome.apnsID, outcome.finishedAt.timeIntervalSince1970, outcome.id,
-                ])
+            // A claimed batch is mostly consecutive ids that all went through: one statement per
+            // run, with the run's last finishing time.
+            let run = try db.cachedStatement(
+                sql: """
+                    UPDATE deliveries SET state = 'sent', status = ?, reason = NULL, apns_id = NULL, finished_at = ?, lease_owner = NULL,
+                        lease_until = NULL
+                    WHERE id BETWEEN ? AND ?
+                    """
+            )
+            var start = 0
+            while start < sorted.count {
+                let first = sorted[start]
+                var end = start + 1
+                if first.isPlainSend {
+                    while end < sorted.count, sorted[end].id == sorted[end - 1].id + 1, sorted[end].isPlainSend, sorted[end].status == first.status {
+                        end += 1
+                    }
+                }
+                if end - start > 1 {
+                    let finished = sorted[start..<end].lazy.map(\.finishedAt).max() ?? first.finishedAt
+                    try run.execute(arguments: [first.status, finished.timeIntervalSince1970, first.id, sorted[end - 1].id])
+                } else {
+                    try one.execute(arguments: [
+                        first.state.rawValue, first.status, first.reason, first.apnsID, first.finishedAt.timeIntervalSince1970, first.id,
+                    ])
+                }
+                start = end
             }
         }
     }

@@ -93,30 +93,36 @@ public final class SQLiteStore: HeraldStore {
     static let deviceColumns =
         "app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state, state_reason, state_changed_at"
 
-    public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {
-        var device = device
-        device.state = .active
-        device.stateReason = nil
-        device.stateChangedAt = nil
-        let stored = device
+    public func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice] {
+        let stored = devices.map { device in
+            var device = device
+            device.state = .active
+            device.stateReason = nil
+            device.stateChangedAt = nil
+            return device
+        }
         try await pool.write { db in
-            try db.execute(
+            let upsert = try db.cachedStatement(
                 sql: """
                     INSERT INTO devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, NULL)
                     ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
                         user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
                         app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
                         state_reason = NULL, state_changed_at = NULL
-                    """,
-                arguments: [
-                    stored.appID, stored.token, stored.environment.rawValue, stored.kind.rawValue, stored.userID,
-                    StoreCoding.encodeTags(stored.tags), stored.locale, stored.timeZone, stored.appVersion,
-                    stored.registeredAt.timeIntervalSince1970,
-                ]
+                    """
             )
-            try db.execute(sql: "DELETE FROM device_tags WHERE app_id = ? AND token = ?", arguments: [stored.appID, stored.token])
-            for tag in Set(stored.tags) {
-                try db.execute(sql: "INSERT INTO device_tags (app_id, token, tag) VALUES (?, ?, ?)", arguments: [stored.appID, stored.token, tag])
+            let clearTags = try db.cachedStatement(sql: "DELETE FROM device_tags WHERE app_id = ? AND token = ?")
+            let addTag = try db.cachedStatement(sql: "INSERT INTO device_tags (app_id, token, tag) VALUES (?, ?, ?)")
+            for device in stored {
+                try upsert.execute(arguments: [
+                    device.appID, device.token, device.environment.rawValue, device.kind.rawValue, device.userID,
+                    StoreCoding.encodeTags(device.tags), device.locale, device.timeZone, device.appVersion,
+                    device.registeredAt.timeIntervalSince1970,
+                ])
+                try clearTags.execute(arguments: [device.appID, device.token])
+                for tag in Set(device.tags) {
+                    try addTag.execute(arguments: [device.appID, device.token, tag])
+                }
             }
         }
         return stored

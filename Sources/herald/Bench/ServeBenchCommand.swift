@@ -131,10 +131,10 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
         let registrationStart = ContinuousClock.now
         let now = Date()
-        for index in 0..<devices {
-            _ = try await store.upsertDevice(StoredDevice(
-                appID: appID, token: BenchTarget.hexToken(index), environment: .development, registeredAt: now
-            ))
+        for chunk in stride(from: 0, to: devices, by: 10_000) {
+            _ = try await store.upsertDevices((chunk..<min(chunk + 10_000, devices)).map { index in
+                StoredDevice(appID: appID, token: BenchTarget.hexToken(index), environment: .development, registeredAt: now)
+            })
         }
         let registration = (ContinuousClock.now - registrationStart).inSeconds
 
