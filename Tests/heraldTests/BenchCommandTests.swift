@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `herald bench` against its in-process sandbox: it sends what it says and reports it.
+/// `herald bench` and `herald bench serve` against their in-process sandbox: they send what they
+/// say and report it.
 @Suite struct BenchCommandTests {
     @Test func smallRunReportsEveryNotification() throws {
         let output = try HeraldCLI.run(["bench", "-n", "300", "-c", "2", "-m", "20", "--devices", "7", "--json"])
@@ -24,5 +25,22 @@ import Testing
         #expect(url.status != 0 && url.stderr.contains("--url must look like https://host:port or http://host:port"), "\(url.stderr)")
         let unreachable = try HeraldCLI.run(["bench", "-n", "10", "--url", "http://127.0.0.1:1"])
         #expect(unreachable.status == 64 && unreachable.stderr.contains("could not connect"), "\(unreachable.stderr)")
+    }
+
+    @Test func serveBenchBroadcastsToEveryRegisteredDevice() throws {
+        let output = try HeraldCLI.run(["bench", "serve", "-n", "500", "--workers", "2", "--batch-size", "100", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+        #expect(report["devices"] as? Int == 500)
+        #expect(report["delivered"] as? Int == 500)
+        #expect(report["failed"] as? Int == 0)
+        #expect((report["perSecond"] as? Double ?? 0) > 0)
+        #expect((report["baselinePerSecond"] as? Double ?? 0) > 0)
+        #expect((report["ratio"] as? Double ?? 0) > 0)
+        #expect((report["peakMemoryMegabytes"] as? Double ?? 0) > 0)
+        #expect((report["store"] as? String ?? "").hasPrefix("SQLite"))
+
+        let bad = try HeraldCLI.run(["bench", "serve", "--database", "x.sqlite", "--postgres", "postgres://u@h/d"])
+        #expect(bad.status != 0 && bad.stderr.contains("give --database or --postgres, not both"), "\(bad.stderr)")
     }
 }
