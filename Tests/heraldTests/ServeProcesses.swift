@@ -15,9 +15,14 @@ struct SandboxProcess {
         let process = try RunningHerald([
             "sandbox", "--port", "0", "--admin-port", "0", "--auto-accept", "--burst-limit", "0", "--quiet", "--cert-out", certificate,
         ])
-        let port = try await process.port(after: "listening on https://127.0.0.1:")
-        let adminPort = try await process.port(after: "admin API: http://127.0.0.1:")
-        return SandboxProcess(process: process, port: port, adminPort: adminPort, certificate: certificate)
+        do {
+            let port = try await process.port(after: "listening on https://127.0.0.1:")
+            let adminPort = try await process.port(after: "admin API: http://127.0.0.1:")
+            return SandboxProcess(process: process, port: port, adminPort: adminPort, certificate: certificate)
+        } catch {
+            process.stop()  // not left running when it did not start as expected
+            throw error
+        }
     }
 
     /// One notification as the sandbox's admin API lists it.
@@ -44,7 +49,13 @@ struct ServeProcess {
 
     static func start(_ arguments: [String]) async throws -> ServeProcess {
         let process = try RunningHerald(["serve", "--port", "0", "--log-level", "warning"] + arguments)
-        let port = try await process.port(after: "herald serve listening on http://127.0.0.1:")
+        let port: Int
+        do {
+            port = try await process.port(after: "herald serve listening on http://127.0.0.1:")
+        } catch {
+            process.stop()  // not left running when it did not start as expected
+            throw error
+        }
         let adminKey = process.printed.split(separator: "\n").first { $0.hasPrefix("Admin key (shown once; keep it): ") }
             .map { String($0.dropFirst("Admin key (shown once; keep it): ".count)) }
         return ServeProcess(process: process, port: port, adminKey: adminKey)
