@@ -210,6 +210,7 @@ let package = Package(
                 "herald",
                 "HeraldCore",
                 "HeraldHTTP1",
+                "HeraldStore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

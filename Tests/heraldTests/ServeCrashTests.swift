@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 import Testing
 
 /// `herald serve` as a process that crashes: killed with SIGKILL in the middle of a broadcast,
@@ -26,7 +27,7 @@ import Testing
         // A rate limit makes the broadcast take a few seconds, so the kill lands in its middle.
         let app = try await server.createApp(adminKey: adminKey, extra: #", "rateLimit": 2500"#)
         let tokens = (0..<Self.devices).map(testToken)
-        try await server.register(tokens, key: app.key)
+        try await ServeProcess.register(tokens, appID: app.id, in: SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path))
 
         let sent = try await server.call(
             "POST", "/v1/notifications", key: app.key, body: #"{"to": {"all": true}, "message": {"title": "Crash test", "body": "once"}}"#,

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 import Testing
 
 /// Two `herald serve` processes on one PostgreSQL database share the delivery queue: each
@@ -30,8 +31,11 @@ struct ServeNodesTests {
         // Per node: together 4,000 a second, so a broadcast lasts long enough to kill a node in it.
         let app = try await first.createApp(adminKey: adminKey, extra: #", "rateLimit": 2000"#)
         let tokens = (0..<Self.devices).map(testToken)
-        try await first.register(tokens[..<(Self.devices / 2)], key: app.key)
-        try await second.register(tokens[(Self.devices / 2)...], key: app.key)
+        try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: database))
+        // Both nodes see a registration made through either.
+        try await second.register(["ffff" + testToken(0).dropFirst(4)], key: app.key)
+        #expect(try await first.call("GET", "/v1/devices/ffff\(testToken(0).dropFirst(4))", key: app.key)["state"]?.stringValue == "active")
+        try await first.call("DELETE", "/v1/devices/ffff\(testToken(0).dropFirst(4))", key: app.key, expect: 204)
 
         // Both nodes live: every device once, and both nodes did part of the work.
         let one = try await broadcast("one", through: first, key: app.key)

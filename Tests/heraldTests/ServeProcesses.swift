@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP1
+import HeraldStore
 
 /// A `herald sandbox` process (auto-accepting tokens, no burst limit, keeping every delivery) and
 /// `herald serve` processes sending to it: the parts of the process-level server tests.
@@ -98,6 +99,15 @@ struct ServeProcess {
                 group.addTask { try await call("PUT", "/v1/devices/\(token)", key: key, body: #"{"environment": "development"}"#, expect: 201) }
             }
         }
+    }
+
+    /// Registers many new devices of `appID` straight into the server's store, in one
+    /// transaction. Through the API each would be a connection of its own, and tens of thousands
+    /// of short connections at once (the process tests run side by side) exhaust loopback ports.
+    static func register(_ tokens: [String], appID: String, in store: any HeraldStore) async throws {
+        let now = Date()
+        _ = try await store.upsertDevices(tokens.map { StoredDevice(appID: appID, token: $0, environment: .development, registeredAt: now) })
+        try await store.close()
     }
 
     /// A notification's report (`GET /v1/notifications/{id}`): sent, failed, pending….
