@@ -19,7 +19,7 @@ import Testing
         defer { sandbox.process.stop() }
         let arguments = [
             "--database", folder.appendingPathComponent("herald.sqlite").path, "--apns-url", "https://127.0.0.1:\(sandbox.port)",
-            "--apns-ca", sandbox.certificate, "--lease", "3",
+            "--apns-ca", sandbox.certificate, "--lease", "10",
         ]
         var server = try await ServeProcess.start(arguments)
         defer { server.process.stop() }

@@ -20,7 +20,7 @@ struct ServeNodesTests {
         let sandbox = try await SandboxProcess.start(in: folder)
         defer { sandbox.process.stop() }
         let arguments = [
-            "--postgres", database, "--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "3",
+            "--postgres", database, "--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "10",
         ]
         let first = try await ServeProcess.start(arguments + ["--node-id", "node-a"])
         defer { first.process.stop() }

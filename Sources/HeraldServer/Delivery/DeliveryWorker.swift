@@ -57,12 +57,12 @@ final class DeliveryWorker: Service, Sendable {
     }
 
     private func loop() async {
-        var batch: [ClaimedDelivery] = []
+        var batch = ClaimedBatch(deliveries: [], leaseEnds: .distantPast)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                if batch.isEmpty {
+                if batch.deliveries.isEmpty {
                     batch = try await claim()
-                    if batch.isEmpty {
+                    if batch.deliveries.isEmpty {
                         await cancelWhenGracefulShutdown { await self.wake.wait(timeout: self.configuration.pollInterval) }
                         continue
                     }
@@ -70,20 +70,28 @@ final class DeliveryWorker: Service, Sendable {
                 // A full batch means more may be waiting: the next one is claimed while this one
                 // is on its way, so APNs never waits for the store. (Claimed rows left over at
                 // shutdown are given back with the others.)
-                let more = batch.count == configuration.batchSize
-                async let following = more ? claim() : []
-                try await deliver(batch)
+                let more = batch.deliveries.count == configuration.batchSize
+                async let following = more ? claim() : ClaimedBatch(deliveries: [], leaseEnds: .distantPast)
+                try await deliver(batch.deliveries, leaseEnds: batch.leaseEnds)
                 batch = try await following
             } catch {
                 logger.error("delivery batch failed: \(error)")
-                batch = []
+                batch = ClaimedBatch(deliveries: [], leaseEnds: .distantPast)
                 try? await Task.sleep(for: .seconds(1))
             }
         }
     }
 
-    private func claim() async throws -> [ClaimedDelivery] {
-        try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: configuration.clock.now)
+    /// Claimed deliveries and when their lease ends.
+    private struct ClaimedBatch {
+        var deliveries: [ClaimedDelivery]
+        var leaseEnds: Date
+    }
+
+    private func claim() async throws -> ClaimedBatch {
+        let now = configuration.clock.now
+        let deliveries = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: now)
+        return ClaimedBatch(deliveries: deliveries, leaseEnds: now.addingTimeInterval(configuration.lease))
     }
 
     /// The deliveries of one batch that go through one APNs client.
@@ -98,8 +106,10 @@ final class DeliveryWorker: Service, Sendable {
         var environment: APNsEnvironment
     }
 
-    /// Sends one claimed batch and records the outcomes.
-    func deliver(_ batch: [ClaimedDelivery]) async throws {
+    /// Sends one claimed batch and records the outcomes. Deliveries whose lease ends (within a
+    /// quarter of the lease) before they can be sent are left alone: another worker or node may
+    /// claim them once it has ended, and a row must not be sent by two holders.
+    func deliver(_ batch: [ClaimedDelivery], leaseEnds: Date) async throws {
         let now = configuration.clock.now
         var outcomes: [DeliveryOutcome] = []
         outcomes.reserveCapacity(batch.count)
@@ -152,6 +162,10 @@ final class DeliveryWorker: Service, Sendable {
                 continue
             }
             if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: group.items.count, perSecond: limit) }
+            guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnds else {
+                logger.warning("lease ending before the send; \(group.items.count) deliveries are left to be claimed again")
+                continue
+            }
             var byID: [NotificationID: ClaimedDelivery] = [:]
             byID.reserveCapacity(group.items.count)
             for (delivery, notification) in group.items { byID[notification.headers.id!] = delivery }
