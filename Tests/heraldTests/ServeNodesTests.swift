@@ -50,10 +50,12 @@ struct ServeNodesTests {
 
         // One node killed in the middle: the other delivers everything.
         let two = try await broadcast("two", through: second, key: app.key)
-        while try await second.report(two, key: app.key)["sent"]?.intValue ?? 0 < 2500 {
+        while try await sandbox.accepted() < Self.devices + 2500 {
             try await Task.sleep(for: .milliseconds(20))
         }
         await second.process.kill()
+        let acceptedAtKill = try await sandbox.accepted()
+        #expect(acceptedAtKill < 2 * Self.devices, "node-b was killed after round two ended (\(acceptedAtKill) accepted)")
         let report = try await waitUntilDone(two, on: first, key: app.key)
         #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
         let roundTwo = try await sandbox.received().filter { $0.payload.contains("round two") }

@@ -33,6 +33,14 @@ struct SandboxProcess {
         var payload: String
     }
 
+    /// Notifications accepted so far (`GET /counters`, status 200): cheap to poll while a
+    /// broadcast runs.
+    func accepted() async throws -> Int {
+        let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: adminPort, path: "/counters", body: [])
+        guard answer.status == 200 else { throw RunningHerald.Failure("GET /counters answered \(answer.status)") }
+        return try JSONValue(parsing: answer.body)["byStatus"]?["200"]?.intValue ?? 0
+    }
+
     /// Everything every device received (`GET /notifications`).
     func received() async throws -> [Received] {
         let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: adminPort, path: "/notifications", body: [])

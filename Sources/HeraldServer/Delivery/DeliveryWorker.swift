@@ -161,37 +161,43 @@ final class DeliveryWorker: Service, Sendable {
                 outcomes += group.items.map { DeliveryOutcome(id: $0.delivery.id, state: .failed, reason: "NoCredentials", finishedAt: now) }
                 continue
             }
-            if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: group.items.count, perSecond: limit) }
-            guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnds else {
-                logger.warning("lease ending before the send; \(group.items.count) deliveries are left to be claimed again")
-                continue
-            }
+            // With a rate limit the group goes in quarter-second chunks, each sent only while
+            // the lease holds: a slow limit then makes progress every lease instead of never.
+            let chunkSize = group.app.rateLimit.map { max(1, $0 / 4) } ?? group.items.count
             var byID: [NotificationID: ClaimedDelivery] = [:]
             byID.reserveCapacity(group.items.count)
             for (delivery, notification) in group.items { byID[notification.headers.id!] = delivery }
             var sent: [ServerMetrics.Send] = []
             sent.reserveCapacity(group.items.count)
-            for try await result in client.send(all: ArraySequence(elements: group.items.map(\.notification))) {
-                guard let requested = result.requestedID, let delivery = byID.removeValue(forKey: requested) else { continue }
-                let finished = configuration.clock.now
-                let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
-                outcomes.append(DeliveryOutcome(
-                    id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
-                    apnsID: result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }, finishedAt: finished
-                ))
-                let seconds = Double(result.latency.components.seconds) + Double(result.latency.components.attoseconds) / 1e18
-                sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: seconds))
-                switch result.tokenAction {
-                case .keep: break
-                case .deactivate:
-                    feedback[group.app.id, default: []].append(TokenFeedback(
-                        appID: group.app.id, token: delivery.token, state: .unregistered, reason: reason ?? "Unregistered",
-                        timestamp: result.timestamp ?? finished
+            for chunkStart in stride(from: 0, to: group.items.count, by: chunkSize) {
+                let chunk = group.items[chunkStart..<min(chunkStart + chunkSize, group.items.count)]
+                if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: chunk.count, perSecond: limit) }
+                guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnds else {
+                    logger.warning("lease ending before the send; \(group.items.count - chunkStart) deliveries are left to be claimed again")
+                    break
+                }
+                for try await result in client.send(all: ArraySequence(elements: chunk.map(\.notification))) {
+                    guard let requested = result.requestedID, let delivery = byID.removeValue(forKey: requested) else { continue }
+                    let finished = configuration.clock.now
+                    let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
+                    outcomes.append(DeliveryOutcome(
+                        id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
+                        apnsID: result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }, finishedAt: finished
                     ))
-                case .flag:
-                    feedback[group.app.id, default: []].append(TokenFeedback(
-                        appID: group.app.id, token: delivery.token, state: .invalid, reason: reason ?? "BadDeviceToken", timestamp: finished
-                    ))
+                    let seconds = Double(result.latency.components.seconds) + Double(result.latency.components.attoseconds) / 1e18
+                    sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: seconds))
+                    switch result.tokenAction {
+                    case .keep: break
+                    case .deactivate:
+                        feedback[group.app.id, default: []].append(TokenFeedback(
+                            appID: group.app.id, token: delivery.token, state: .unregistered, reason: reason ?? "Unregistered",
+                            timestamp: result.timestamp ?? finished
+                        ))
+                    case .flag:
+                        feedback[group.app.id, default: []].append(TokenFeedback(
+                            appID: group.app.id, token: delivery.token, state: .invalid, reason: reason ?? "BadDeviceToken", timestamp: finished
+                        ))
+                    }
                 }
             }
             // A delivery the client gave no result for stays leased and is sent again when the
