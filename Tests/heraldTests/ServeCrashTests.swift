@@ -25,7 +25,7 @@ import Testing
         defer { server.process.stop() }
         let adminKey = try #require(server.adminKey)
         // A rate limit makes the broadcast take a few seconds, so the kill lands in its middle.
-        let app = try await server.createApp(adminKey: adminKey, extra: #", "rateLimit": 2500"#)
+        let app = try await server.createApp(adminKey: adminKey, extra: #", "rateLimit": 1000"#)
         let tokens = (0..<Self.devices).map(testToken)
         try await ServeProcess.register(tokens, appID: app.id, in: SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path))
 
