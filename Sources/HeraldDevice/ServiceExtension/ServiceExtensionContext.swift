@@ -88,13 +88,13 @@ public final class ServiceExtensionContext: Sendable {
         let started = ContinuousClock.now
         do {
             let media = try await fetcher.fetch(url)
-            spend(max(media.simulatedSeconds, (ContinuousClock.now - started).seconds))
+            spend(max(media.simulatedSeconds, (ContinuousClock.now - started).inSeconds))
             guard elapsed <= budget else {
                 throw MediaFetchError("the download of \(url.absoluteString) was still running when the 30 s ran out (\(elapsed.formattedSeconds) in all)")
             }
             return media
         } catch {
-            spend((ContinuousClock.now - started).seconds)
+            spend((ContinuousClock.now - started).inSeconds)
             throw error
         }
     }
@@ -119,11 +119,4 @@ public final class ServiceExtensionContext: Sendable {
     func openForExpiry() { state.withLock { $0.acceptsDelivery = true } }
 
     func onDelivery(_ notify: @escaping @Sendable () -> Void) { state.withLock { $0.onDelivery = notify } }
-}
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
 }

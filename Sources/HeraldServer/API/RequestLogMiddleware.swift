@@ -16,7 +16,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             metrics.recordRequest(method: request.method.rawValue, status: status)
             let elapsed = ContinuousClock.now - start
             logger.info("\(request.method) \(Self.redacted(request.uri.path)) \(status)", metadata: [
-                "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+                "ms": "\(Int(elapsed.inMilliseconds))",
             ])
         }
         do {

@@ -184,8 +184,7 @@ final class DeliveryWorker: Service, Sendable {
                         id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
                         apnsID: result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }, finishedAt: finished
                     ))
-                    let seconds = Double(result.latency.components.seconds) + Double(result.latency.components.attoseconds) / 1e18
-                    sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: seconds))
+                                        sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: result.latency.inSeconds))
                     switch result.tokenAction {
                     case .keep: break
                     case .deactivate:

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import Synchronization
 
 /// Per-app token buckets: an app with a rate limit sends at most that many notifications per
@@ -19,7 +20,7 @@ final class RateLimiter: Sendable {
             let wait: Double = buckets.withLock { buckets in
                 let now = ContinuousClock.now
                 var bucket = buckets[appID] ?? Bucket(tokens: rate, updated: now)
-                let elapsed = Double((now - bucket.updated).components.attoseconds) / 1e18 + Double((now - bucket.updated).components.seconds)
+                let elapsed = (now - bucket.updated).inSeconds
                 bucket.tokens = min(rate, bucket.tokens + elapsed * rate)
                 bucket.updated = now
                 let taken = min(bucket.tokens, remaining)

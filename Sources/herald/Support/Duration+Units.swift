@@ -1,7 +1,0 @@
-extension Duration {
-    /// The duration in seconds, as a floating-point number (for rates and reports).
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-
-    /// The duration in milliseconds, as a floating-point number.
-    var inMilliseconds: Double { inSeconds * 1000 }
-}
