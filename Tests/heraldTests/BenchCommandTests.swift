@@ -42,5 +42,9 @@ import Testing
 
         let bad = try HeraldCLI.run(["bench", "serve", "--database", "x.sqlite", "--postgres", "postgres://u@h/d"])
         #expect(bad.status != 0 && bad.stderr.contains("give --database or --postgres, not both"), "\(bad.stderr)")
+        let streams = try HeraldCLI.run(["bench", "serve", "-m", "0"])
+        #expect(streams.status != 0 && streams.stderr.contains("--connections and --streams must be at least 1"), "\(streams.stderr)")
+        let url = try HeraldCLI.run(["bench", "serve", "--url", "ftp://x"])
+        #expect(url.status != 0 && url.stderr.contains("--url must look like https://host:port or http://host:port"), "\(url.stderr)")
     }
 }

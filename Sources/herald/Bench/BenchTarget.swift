@@ -14,17 +14,19 @@ struct BenchTarget {
     let certificate: String?
     /// What the report calls it.
     let name: String
+    /// The connections and streams to open to it.
+    let options: BenchTargetOptions
     private let sandbox: Sandbox?
 
-    /// Starts an in-process sandbox when `url` is nil.
-    static func start(url: String?, cacert: String?, command: String) async throws -> BenchTarget {
-        if let url {
+    /// Starts an in-process sandbox unless the options name a server.
+    static func start(_ options: BenchTargetOptions, command: String) async throws -> BenchTarget {
+        if let url = options.url {
             guard let server = APNsServerURL(url) else {
                 throw CommandError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'").exit(command: command)
             }
             return BenchTarget(
-                endpoint: server.endpoint, transport: server.transport(trustedCertificate: cacert), url: url, certificate: cacert, name: url,
-                sandbox: nil
+                endpoint: server.endpoint, transport: server.transport(trustedCertificate: options.cacert), url: url,
+                certificate: options.cacert, name: url, options: options, sandbox: nil
             )
         }
         var logger = Logger(label: "herald.bench.sandbox")
@@ -35,20 +37,20 @@ struct BenchTarget {
         return BenchTarget(
             endpoint: .custom(host: "127.0.0.1", port: sandbox.port), transport: .tls(trustedCertificate: sandbox.certificatePath),
             url: "https://127.0.0.1:\(sandbox.port)", certificate: sandbox.certificatePath, name: "in-process HeraldSandbox (TLS, loopback)",
-            sandbox: sandbox
+            options: options, sandbox: sandbox
         )
     }
 
     /// A connected client with a fresh provider key. A fresh key id and team per run: a server
     /// that saw another run's token for the same team and key within 20 minutes would rightly
     /// answer TooManyProviderTokenUpdates.
-    func connectedClient(connections: Int, streams: Int, command: String) async throws -> APNsClient {
+    func connectedClient(command: String) async throws -> APNsClient {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let randomID = { String((0..<10).map { _ in alphabet.randomElement()! }) }
         let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: randomID(), teamID: randomID())
         let client = try APNsClient(configuration: APNsClientConfiguration(
             endpoint: endpoint, transport: transport, authentication: .token(ProviderTokenSource(key: key)),
-            connections: connections, streamsPerConnection: streams, retry: .never
+            connections: options.connections, streamsPerConnection: options.streams, retry: .never
         ))
         do {
             try await client.connect()

@@ -20,17 +20,7 @@ struct ClientBenchCommand: AsyncParsableCommand {
     @Option(name: [.customShort("n"), .customLong("count")], help: "Notifications to send.")
     var count = 100_000
 
-    @Option(name: [.short, .customLong("connections")], help: "HTTP/2 connections.")
-    var connections = 4
-
-    @Option(name: [.customShort("m"), .customLong("streams")], help: "Concurrent streams per connection.")
-    var streams = 100
-
-    @Option(help: "Send to this server (https://host:port or http://host:port) instead of an in-process sandbox.")
-    var url: String?
-
-    @Option(help: "PEM certificate to trust for --url.")
-    var cacert: String?
+    @OptionGroup var options: BenchTargetOptions
 
     @Option(help: "Payload file (default: a 147-byte alert).")
     var payload: String?
@@ -42,14 +32,13 @@ struct ClientBenchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if count < 1 || connections < 1 || streams < 1 || devices < 1 { throw ValidationError("--count, --connections, --streams and --devices must be at least 1") }
-        if let url, APNsServerURL(url) == nil { throw ValidationError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'") }
+        if count < 1 || devices < 1 { throw ValidationError("--count and --devices must be at least 1") }
     }
 
     func run() async throws {
         let body = try payload.map { try readInput($0, command: "bench") } ?? Array(Self.defaultPayload.utf8)
-        let target = try await BenchTarget.start(url: url, cacert: cacert, command: "bench")
-        let client = try await target.connectedClient(connections: connections, streams: streams, command: "bench")
+        let target = try await BenchTarget.start(options, command: "bench")
+        let client = try await target.connectedClient(command: "bench")
 
         let tokens = try BenchTarget.tokens(devices)
         let headers = NotificationHeaders(pushType: .alert, topic: "com.example.app", priority: .immediate)
@@ -70,7 +59,7 @@ struct ClientBenchCommand: AsyncParsableCommand {
 
         let seconds = elapsed.inSeconds
         let report = BenchReport(
-            notifications: total, connections: connections, streams: streams, payloadBytes: body.count, seconds: seconds,
+            notifications: total, connections: options.connections, streams: options.streams, payloadBytes: body.count, seconds: seconds,
             perSecond: Double(total) / seconds, p50Milliseconds: Double(histogram.percentile(0.5)) / 1000,
             p90Milliseconds: Double(histogram.percentile(0.9)) / 1000, p99Milliseconds: Double(histogram.percentile(0.99)) / 1000,
             maxMilliseconds: Double(histogram.maximumMicroseconds) / 1000, failures: failures,

@@ -36,23 +36,13 @@ struct ServeBenchCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL URL instead of SQLite (the bench adds its own app; use a throw-away database).")
     var postgres: String?
 
-    @Option(help: "APNs server (e.g. a `herald sandbox`, https://host:port) instead of an in-process sandbox.")
-    var url: String?
-
-    @Option(help: "PEM certificate to trust for --url.")
-    var cacert: String?
-
     @Option(help: "The server's delivery workers (batches in flight).")
     var workers = 4
 
     @Option(help: "Deliveries per batch.")
     var batchSize = 1000
 
-    @Option(name: [.short, .customLong("connections")], help: "HTTP/2 connections to APNs (server and baseline alike).")
-    var connections = 4
-
-    @Option(name: [.customShort("m"), .customLong("streams")], help: "Concurrent streams per connection.")
-    var streams = 100
+    @OptionGroup var options: BenchTargetOptions
 
     @Flag(help: "Skip the raw client's run.")
     var noBaseline = false
@@ -61,15 +51,14 @@ struct ServeBenchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if devices < 1 || workers < 1 || batchSize < 1 || connections < 1 || streams < 1 {
-            throw ValidationError("--devices, --workers, --batch-size, --connections and --streams must be at least 1")
+        if devices < 1 || workers < 1 || batchSize < 1 {
+            throw ValidationError("--devices, --workers and --batch-size must be at least 1")
         }
         if database != nil && postgres != nil { throw ValidationError("give --database or --postgres, not both") }
-        if let url, APNsServerURL(url) == nil { throw ValidationError("--url must look like \(APNsServerURL.expectedForm); got '\(url)'") }
     }
 
     func run() async throws {
-        let target = try await BenchTarget.start(url: url, cacert: cacert, command: "bench serve")
+        let target = try await BenchTarget.start(options, command: "bench serve")
         do {
             let report = try await measure(target)
             try await target.shutdown()
@@ -107,8 +96,8 @@ struct ServeBenchCommand: AsyncParsableCommand {
         var logger = Logger(label: "herald.bench.serve")
         logger.logLevel = .error
         let configuration = ServerConfiguration(
-            port: 0, workers: workers, batchSize: batchSize, pollInterval: .milliseconds(20), apnsConnections: connections,
-            apnsStreams: streams, sandbox: .external(url: target.url, certificate: target.certificate), logger: logger
+            port: 0, workers: workers, batchSize: batchSize, pollInterval: .milliseconds(20), apnsConnections: options.connections,
+            apnsStreams: options.streams, sandbox: .external(url: target.url, certificate: target.certificate), logger: logger
         )
         let server = try await HeraldServer.start(store: store, configuration: configuration)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -170,8 +159,8 @@ struct ServeBenchCommand: AsyncParsableCommand {
         try await server.shutdown()
 
         return ServeBenchReport(
-            devices: devices, store: storeName, target: target.name, workers: workers, batchSize: batchSize, connections: connections,
-            streams: streams, registrationSeconds: registration, acceptedSeconds: accepted, seconds: seconds,
+            devices: devices, store: storeName, target: target.name, workers: workers, batchSize: batchSize, connections: options.connections,
+            streams: options.streams, registrationSeconds: registration, acceptedSeconds: accepted, seconds: seconds,
             perSecond: Double(devices) / seconds, delivered: counts.sent, failed: counts.failed, failures: counts.failedByReason,
             baselinePerSecond: baseline, ratio: baseline.map { Double(devices) / seconds / $0 }, peakMemoryMegabytes: peak
         )
@@ -179,7 +168,7 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
     /// The raw client's rate for the same number of notifications to the same tokens.
     private func baselineRate(_ target: BenchTarget) async throws -> Double {
-        let client = try await target.connectedClient(connections: connections, streams: streams, command: "bench serve")
+        let client = try await target.connectedClient(command: "bench serve")
         let tokens = try BenchTarget.tokens(devices)
         let headers = NotificationHeaders(pushType: .alert, topic: "com.example.app", priority: .immediate)
         let start = ContinuousClock.now
