@@ -34,7 +34,7 @@ struct ServeNodesTests {
         let tokens = (0..<Self.devices).map(testToken)
         try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: database))
         // Both nodes see a registration made through either.
-        try await second.register(["ffff" + testToken(0).dropFirst(4)], key: app.key)
+        try await second.call("PUT", "/v1/devices/ffff\(testToken(0).dropFirst(4))", key: app.key, body: #"{"environment": "development"}"#, expect: 201)
         #expect(try await first.call("GET", "/v1/devices/ffff\(testToken(0).dropFirst(4))", key: app.key)["state"]?.stringValue == "active")
         try await first.call("DELETE", "/v1/devices/ffff\(testToken(0).dropFirst(4))", key: app.key, expect: 204)
 

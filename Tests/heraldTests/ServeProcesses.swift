@@ -94,21 +94,6 @@ struct ServeProcess {
         return (id, key)
     }
 
-    /// Registers new `tokens` with eight requests in flight.
-    func register(_ tokens: some Collection<String>, key: String) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var pending = tokens.makeIterator()
-            for _ in 0..<8 {
-                guard let token = pending.next() else { break }
-                group.addTask { try await call("PUT", "/v1/devices/\(token)", key: key, body: #"{"environment": "development"}"#, expect: 201) }
-            }
-            while try await group.next() != nil {
-                guard let token = pending.next() else { continue }
-                group.addTask { try await call("PUT", "/v1/devices/\(token)", key: key, body: #"{"environment": "development"}"#, expect: 201) }
-            }
-        }
-    }
-
     /// Registers many new devices of `appID` straight into the server's store, in one
     /// transaction. Through the API each would be a connection of its own, and tens of thousands
     /// of short connections at once (the process tests run side by side) exhaust loopback ports.
