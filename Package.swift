@@ -211,6 +211,8 @@ let package = Package(
                 "HeraldCore",
                 "HeraldHTTP1",
                 "HeraldStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

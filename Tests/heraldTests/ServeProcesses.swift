@@ -2,6 +2,8 @@ import Foundation
 import HeraldCore
 import HeraldHTTP1
 import HeraldStore
+import NIOCore
+import NIOHTTP1
 
 /// A `herald sandbox` process (auto-accepting tokens, no burst limit, keeping every delivery) and
 /// `herald serve` processes sending to it: the parts of the process-level server tests.
@@ -36,14 +38,14 @@ struct SandboxProcess {
     /// Notifications accepted so far (`GET /counters`, status 200): cheap to poll while a
     /// broadcast runs.
     func accepted() async throws -> Int {
-        let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: adminPort, path: "/counters", body: [])
+        let answer = try await exchange(method: .GET, host: "127.0.0.1", port: adminPort, path: "/counters", body: [])
         guard answer.status == 200 else { throw RunningHerald.Failure("GET /counters answered \(answer.status)") }
         return try JSONValue(parsing: answer.body)["byStatus"]?["200"]?.intValue ?? 0
     }
 
     /// Everything every device received (`GET /notifications`).
     func received() async throws -> [Received] {
-        let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: adminPort, path: "/notifications", body: [])
+        let answer = try await exchange(method: .GET, host: "127.0.0.1", port: adminPort, path: "/notifications", body: [])
         guard answer.status == 200 else { throw RunningHerald.Failure("GET /notifications answered \(answer.status)") }
         return try JSONDecoder().decode([Received].self, from: Data(answer.body))
     }
@@ -73,7 +75,7 @@ struct ServeProcess {
     /// Calls the API; throws unless the status is `expect`.
     @discardableResult
     func call(_ method: String, _ path: String, key: String, body: String = "", expect: Int = 200) async throws -> JSONValue {
-        let answer = try await HTTP1Exchange.send(
+        let answer = try await exchange(
             method: .init(rawValue: method), host: "127.0.0.1", port: port, path: path, headers: [("authorization", "Bearer \(key)")],
             body: Array(body.utf8)
         )
@@ -110,7 +112,7 @@ struct ServeProcess {
 
     /// The `herald_sends_total` samples of `/metrics`, summed.
     func sendsTotal() async throws -> Int {
-        let answer = try await HTTP1Exchange.send(method: .GET, host: "127.0.0.1", port: port, path: "/metrics", body: [])
+        let answer = try await exchange(method: .GET, host: "127.0.0.1", port: port, path: "/metrics", body: [])
         return String(decoding: answer.body, as: UTF8.self).split(separator: "\n")
             .filter { $0.hasPrefix("herald_sends_total{") }
             .compactMap { Int($0.split(separator: " ").last ?? "") }
@@ -133,4 +135,20 @@ extension RunningHerald {
 func testToken(_ index: Int) -> String {
     let digits = String(index, radix: 16)
     return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + String(repeating: "cd", count: 28)
+}
+
+/// One HTTP/1.1 exchange with a test's process. A connection that could not even be opened
+/// within HTTP1Exchange's 10 s (seen when every suite runs at once on two cores) is tried again,
+/// up to three times: the request was never sent, so nothing is sent twice.
+func exchange(
+    method: HTTPMethod, host: String, port: Int, path: String, headers: [(name: String, value: String)] = [], body: [UInt8]
+) async throws -> (status: Int, body: [UInt8]) {
+    var attempt = 1
+    while true {
+        do {
+            return try await HTTP1Exchange.send(method: method, host: host, port: port, path: path, headers: headers, body: body)
+        } catch ChannelError.connectTimeout where attempt < 3 {
+            attempt += 1
+        }
+    }
 }
