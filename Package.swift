@@ -190,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldStoreTests",
-            dependencies: ["HeraldStore", "HeraldCore"]
+            dependencies: ["HeraldStore", "HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "HeraldServerTests",

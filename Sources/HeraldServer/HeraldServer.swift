@@ -46,6 +46,7 @@ public final class HeraldServer: Sendable {
     /// ``run()`` (or ``application()`` for tests).
     public static func start(store: any HeraldStore, configuration: ServerConfiguration) async throws -> HeraldServer {
         try await store.migrate()
+        try await store.prepareToDeliver()
         var sandbox: Sandbox?
         var endpoint: APNsRoutes.SandboxEndpoint?
         switch configuration.sandbox {

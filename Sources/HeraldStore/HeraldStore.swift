@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Every method is one transaction. Methods that take an `appID` never see another app's rows.
 public protocol HeraldStore: Sendable {
-    /// Creates the tables and indexes that do not exist yet.
+    /// Creates the tables and indexes that do not exist yet, and brings a file or schema written
+    /// by an earlier Herald up to date (keeping its rows).
     func migrate() async throws
     /// Closes connections; the store is not used afterwards.
     func close() async throws
@@ -43,6 +44,11 @@ public protocol HeraldStore: Sendable {
 
     // MARK: Notifications and the queue
 
+    /// Readies this process to claim deliveries; the App Server calls it before its workers
+    /// start. A ``SQLiteStore`` keeps leases in memory and locks its file here, so a second
+    /// process on the same file fails with ``StoreError/deliveryLockHeld(_:)`` instead of sending
+    /// the same rows.
+    func prepareToDeliver() async throws
     /// Stores a notification and queues one delivery per device of its audience, in one
     /// transaction and without loading the audience into memory. With an idempotency key used
     /// by the same app since `idempotentSince`, nothing is stored and the earlier one is returned.
@@ -79,6 +85,9 @@ public protocol HeraldStore: Sendable {
 }
 
 extension HeraldStore {
+    /// Nothing to ready: leases are kept in the database.
+    public func prepareToDeliver() async throws {}
+
     /// Registers a token or updates it (idempotent). A registration reactivates a token that was
     /// unregistered or flagged. Returns the device as stored.
     public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {

@@ -1,9 +1,16 @@
-/// Why a store could not be opened.
+/// Why a store could not be opened or used.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database URL is not one the store understands.
     case badURL(String, expected: String)
     /// A schema name with characters other than letters, digits and `_`.
     case badSchema(String)
+    /// The SQLite file was written by a newer Herald: its layout version, and the newest this
+    /// one knows.
+    case newerLayout(Int, known: Int)
+    /// Another process delivers from this SQLite file (it holds the lock file at the path).
+    case deliveryLockHeld(String)
+    /// The SQLite delivery lock file at the path could not be opened or locked.
+    case deliveryLock(String, reason: String)
 
     /// The URL without the password between `:` and `@`.
     static func redacted(_ url: String) -> String {
@@ -17,6 +24,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .badURL(let url, let expected): "'\(Self.redacted(url))' is not a database URL; expected \(expected)"
         case .badSchema(let name): "'\(name)' is not a schema name; use letters, digits and _"
+        case .newerLayout(let found, let known):
+            "the SQLite database has layout version \(found), written by a newer Herald; this one reads up to version \(known)"
+        case .deliveryLockHeld(let path):
+            "another process is delivering from this SQLite database (it holds \(path)); one process serves a SQLite file, use PostgreSQL (--postgres) to run several"
+        case .deliveryLock(let path, let reason): "could not lock \(path): \(reason)"
         }
     }
 }

@@ -126,16 +126,18 @@ extension PostgresStore {
         return DeliveryCounts(rows: rows)
     }
 
+    static let recordColumns = "notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at"
+
     public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
         try await rows(
-            "SELECT \(SQLiteStore.recordColumns) FROM deliveries WHERE notification_id = $1 ORDER BY id LIMIT $2",
+            "SELECT \(Self.recordColumns) FROM deliveries WHERE notification_id = $1 ORDER BY id LIMIT $2",
             [.text(notificationID), .int(Int64(limit))]
         ).map(Self.record(from:))
     }
 
     public func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord] {
         try await rows(
-            "SELECT \(SQLiteStore.recordColumns) FROM deliveries WHERE app_id = $1 AND token = $2 ORDER BY id DESC LIMIT $3",
+            "SELECT \(Self.recordColumns) FROM deliveries WHERE app_id = $1 AND token = $2 ORDER BY id DESC LIMIT $3",
             [.text(appID), .text(token), .int(Int64(limit))]
         ).map(Self.record(from:))
     }

@@ -1,5 +1,16 @@
-/// The SQLite tables. Times are seconds since 1970 (REAL).
+import GRDB
+
+/// The SQLite tables. Times are seconds since 1970 (REAL). The layout's version is the file's
+/// `PRAGMA user_version`.
+///
+/// Queue rows are kept small, because every broadcast writes one per device and rewrites it
+/// once with the outcome: they point at their notification and device by integer keys, and
+/// carry only what a send needs (the token, environment and locale as queued).
 enum SQLiteSchema {
+    /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
+    /// notification's id and the app and token, in the row and in two indexes.
+    static let version = 2
+
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
         """
@@ -8,11 +19,11 @@ enum SQLiteSchema {
         """,
         """
         CREATE TABLE IF NOT EXISTS devices (
-            app_id TEXT NOT NULL, token TEXT NOT NULL, environment TEXT NOT NULL, kind TEXT NOT NULL,
+            id INTEGER PRIMARY KEY, app_id TEXT NOT NULL, token TEXT NOT NULL, environment TEXT NOT NULL, kind TEXT NOT NULL,
             user_id TEXT, tags TEXT NOT NULL, locale TEXT, time_zone TEXT, app_version TEXT,
-            registered_at REAL NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at REAL,
-            PRIMARY KEY (app_id, token))
+            registered_at REAL NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at REAL)
         """,
+        "CREATE UNIQUE INDEX IF NOT EXISTS devices_token ON devices (app_id, token)",
         "CREATE INDEX IF NOT EXISTS devices_user ON devices (app_id, user_id)",
         """
         CREATE TABLE IF NOT EXISTS device_tags (
@@ -21,21 +32,21 @@ enum SQLiteSchema {
         "CREATE INDEX IF NOT EXISTS device_tags_token ON device_tags (app_id, token)",
         """
         CREATE TABLE IF NOT EXISTS notifications (
-            id TEXT PRIMARY KEY, app_id TEXT NOT NULL, idempotency_key TEXT, created_at REAL NOT NULL, body TEXT NOT NULL)
+            seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, app_id TEXT NOT NULL, idempotency_key TEXT, created_at REAL NOT NULL,
+            body TEXT NOT NULL)
         """,
         "CREATE INDEX IF NOT EXISTS notifications_idempotency ON notifications (app_id, idempotency_key, created_at)",
+        // `device` is the registration the row was queued for (NULL once it was deleted, for
+        // rows carried over from version 1).
         """
         CREATE TABLE IF NOT EXISTS deliveries (
-            id INTEGER PRIMARY KEY AUTOINCREMENT, notification_id TEXT NOT NULL, app_id TEXT NOT NULL, token TEXT NOT NULL,
-            environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, lease_owner TEXT, lease_until REAL,
-            attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT,
-            queued_at REAL NOT NULL, finished_at REAL)
+            id INTEGER PRIMARY KEY AUTOINCREMENT, notification INTEGER NOT NULL, device INTEGER, token TEXT NOT NULL,
+            environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            status INTEGER, reason TEXT, apns_id TEXT, queued_at REAL NOT NULL, finished_at REAL)
         """,
-        // Queued rows with their lease: a claim skips rows other workers hold without reading them.
-        "DROP INDEX IF EXISTS deliveries_queued",
-        "CREATE INDEX IF NOT EXISTS deliveries_ready ON deliveries (id, lease_until) WHERE state = 'queued'",
-        "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
-        "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",
+        "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
+        "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification, id)",
+        "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (device, id)",
         """
         CREATE TABLE IF NOT EXISTS schedules (
             app_id TEXT NOT NULL, id TEXT NOT NULL, next_check_at REAL NOT NULL, lease_owner TEXT, lease_until REAL,
@@ -43,4 +54,58 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX IF NOT EXISTS schedules_due ON schedules (next_check_at)",
     ]
+
+    /// Brings the file to the current layout (in the caller's transaction): creates what is
+    /// missing, and moves a version 1 file's devices, notifications and deliveries over.
+    static func migrate(_ db: Database) throws {
+        let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard found <= version else { throw StoreError.newerLayout(found, known: version) }
+        if found == 0, try db.tableExists("deliveries") {
+            try moveFromVersion1(db)
+        } else {
+            for statement in statements { try db.execute(sql: statement) }
+        }
+        try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
+
+    /// Version 1 → 2: the three tables are renamed, made again in the new layout, filled from
+    /// the old ones (queue rows keep their ids) and the old ones dropped.
+    private static func moveFromVersion1(_ db: Database) throws {
+        for index in ["devices_user", "notifications_idempotency", "deliveries_queued", "deliveries_ready", "deliveries_notification", "deliveries_device"] {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(index)")
+        }
+        for table in ["devices", "notifications", "deliveries"] {
+            try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(table)_v1")
+        }
+        for statement in statements { try db.execute(sql: statement) }
+        try db.execute(
+            sql: """
+                INSERT INTO devices (app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state,
+                    state_reason, state_changed_at)
+                SELECT app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state,
+                    state_reason, state_changed_at
+                FROM devices_v1 ORDER BY app_id, token
+                """
+        )
+        try db.execute(
+            sql: """
+                INSERT INTO notifications (id, app_id, idempotency_key, created_at, body)
+                SELECT id, app_id, idempotency_key, created_at, body FROM notifications_v1 ORDER BY created_at, id
+                """
+        )
+        try db.execute(
+            sql: """
+                INSERT INTO deliveries (id, notification, device, token, environment, locale, state, attempts, status, reason, apns_id,
+                    queued_at, finished_at)
+                SELECT q.id, n.seq, d.id, q.token, q.environment, q.locale, q.state, q.attempts, q.status, q.reason, q.apns_id,
+                    q.queued_at, q.finished_at
+                FROM deliveries_v1 q JOIN notifications n ON n.id = q.notification_id
+                    LEFT JOIN devices d ON d.app_id = q.app_id AND d.token = q.token
+                ORDER BY q.id
+                """
+        )
+        for table in ["deliveries", "notifications", "devices"] {
+            try db.execute(sql: "DROP TABLE \(table)_v1")
+        }
+    }
 }

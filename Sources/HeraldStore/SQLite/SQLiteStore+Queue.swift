@@ -15,21 +15,25 @@ extension SQLiteStore {
             {
                 return .existing(try StoreCoding.decode(StoredNotification.self, from: body))
             }
+            // The notification's row first, for its integer key; its body, which carries the
+            // audience's size, once the deliveries are queued.
+            try db.execute(
+                sql: "INSERT INTO notifications (id, app_id, idempotency_key, created_at, body) VALUES (?, ?, ?, ?, '')",
+                arguments: [notification.id, notification.appID, notification.idempotencyKey, notification.createdAt.timeIntervalSince1970]
+            )
+            let seq = db.lastInsertedRowID
             try db.execute(
                 sql: """
-                    INSERT INTO deliveries (notification_id, app_id, token, environment, locale, state, attempts, queued_at)
-                    SELECT ?, d.app_id, d.token, d.environment, d.locale, 'queued', 0, ? FROM devices d WHERE \(filter.condition)
+                    INSERT INTO deliveries (notification, device, token, environment, locale, state, attempts, queued_at)
+                    SELECT ?, d.id, d.token, d.environment, d.locale, 'queued', 0, ? FROM devices d WHERE \(filter.condition)
                     ORDER BY d.token
                     """,
-                arguments: StatementArguments([notification.id, notification.createdAt.timeIntervalSince1970] as [any DatabaseValueConvertible])
+                arguments: StatementArguments([seq, notification.createdAt.timeIntervalSince1970] as [any DatabaseValueConvertible])
                     + StatementArguments(filter.arguments)
             )
             var stored = notification
             stored.audienceSize = db.changesCount
-            try db.execute(
-                sql: "INSERT INTO notifications (id, app_id, idempotency_key, created_at, body) VALUES (?, ?, ?, ?, ?)",
-                arguments: [stored.id, stored.appID, stored.idempotencyKey, stored.createdAt.timeIntervalSince1970, try StoreCoding.encode(stored)]
-            )
+            try db.execute(sql: "UPDATE notifications SET body = ? WHERE seq = ?", arguments: [try StoreCoding.encode(stored), seq])
             return .created(stored)
         }
     }
@@ -48,73 +52,111 @@ extension SQLiteStore {
         return try body.map { try StoreCoding.decode(StoredNotification.self, from: $0).message }
     }
 
+    public func prepareToDeliver() async throws {
+        try deliveryLock.acquire()
+    }
+
+    /// Reads queued rows that no lease holds and leases them in ``SQLiteLeases``; nothing is
+    /// written to the file. It runs on the pool's writer, so every outcome recorded before it is
+    /// seen.
     public func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery] {
-        try await pool.write { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    UPDATE deliveries SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
-                    WHERE id IN (
-                        SELECT id FROM deliveries WHERE state = 'queued' AND (lease_until IS NULL OR lease_until < ?) ORDER BY id LIMIT ?)
-                    RETURNING id, notification_id, app_id, token, environment, locale, attempts
-                    """,
-                arguments: [owner, now.timeIntervalSince1970 + lease, now.timeIntervalSince1970, limit]
-            ).map { row in
-                ClaimedDelivery(
-                    id: row[0], notificationID: row[1], appID: row[2], token: row[3], environment: APNsEnvironment(rawValue: row[4]),
-                    locale: row[5], attempts: row[6]
-                )
-            }.sorted { $0.id < $1.id }
+        try deliveryLock.acquire()
+        let until = now.addingTimeInterval(lease)
+        return try await pool.writeWithoutTransaction { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT id, notification, token, environment, locale, attempts FROM deliveries WHERE state = 'queued' AND id > ? ORDER BY id LIMIT ?"
+            )
+            let notification = try db.cachedStatement(sql: "SELECT id, app_id FROM notifications WHERE seq = ?")
+            // A batch is mostly one notification: its ids are read once, not once per row.
+            var names: (seq: Int64, id: String, appID: String) = (-1, "", "")
+            var after = self.leases.withLock { leases in
+                leases.reopenEnded(now: now)
+                return leases.cursor
+            }
+            var claimed: [ClaimedDelivery] = []
+            while claimed.count < limit {
+                let wanted = limit - claimed.count
+                var read = 0
+                let rows = try Row.fetchCursor(statement, arguments: [after, wanted])
+                while let row = try rows.next() {
+                    read += 1
+                    let id: Int64 = row[0]
+                    after = id
+                    guard !self.leases.withLock({ $0.isHeld(id, at: now) }) else { continue }
+                    let seq: Int64 = row[1]
+                    if seq != names.seq {
+                        guard let found = try Row.fetchOne(notification, arguments: [seq]) else { continue }
+                        names = (seq, found[0], found[1])
+                    }
+                    let claims = self.leases.withLock { $0.take(id, owner: owner, until: until) }
+                    claimed.append(ClaimedDelivery(
+                        id: id, notificationID: names.id, appID: names.appID, token: row[2], environment: APNsEnvironment(rawValue: row[3]),
+                        locale: row[4], attempts: row[5] + claims
+                    ))
+                }
+                self.leases.withLock { $0.advance(to: after) }
+                if read < wanted { break }
+            }
+            return claimed
         }
     }
 
+    /// Writes the outcomes (with the claims counted in memory as attempts) in one transaction,
+    /// then ends their leases.
     public func record(_ outcomes: [DeliveryOutcome]) async throws {
         guard !outcomes.isEmpty else { return }
         let sorted = outcomes.sorted { $0.id < $1.id }
-        try await pool.write { db in
-            let one = try db.cachedStatement(
-                sql: """
-                    UPDATE deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
-                    WHERE id = ?
-                    """
-            )
-            // A claimed batch is mostly consecutive ids that all went through: one statement per
-            // run, with the run's last finishing time.
-            let run = try db.cachedStatement(
-                sql: """
-                    UPDATE deliveries SET state = 'sent', status = ?, reason = NULL, apns_id = NULL, finished_at = ?, lease_owner = NULL,
-                        lease_until = NULL
-                    WHERE id BETWEEN ? AND ?
-                    """
-            )
-            var start = 0
-            while start < sorted.count {
-                let first = sorted[start]
-                var end = start + 1
-                if first.isPlainSend {
-                    while end < sorted.count, sorted[end].id == sorted[end - 1].id + 1, sorted[end].isPlainSend, sorted[end].status == first.status {
-                        end += 1
+        try await pool.writeWithoutTransaction { db in
+            let claims = self.leases.withLock { leases in sorted.map { leases.claims(of: $0.id) } }
+            try db.inTransaction {
+                let one = try db.cachedStatement(
+                    sql: """
+                        UPDATE deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, finished_at = ?, attempts = attempts + ?
+                        WHERE id = ?
+                        """
+                )
+                // A claimed batch is mostly consecutive ids that all went through: one statement
+                // per run, with the run's last finishing time.
+                let run = try db.cachedStatement(
+                    sql: """
+                        UPDATE deliveries SET state = 'sent', status = ?, reason = NULL, apns_id = NULL, finished_at = ?, attempts = attempts + ?
+                        WHERE id BETWEEN ? AND ?
+                        """
+                )
+                var start = 0
+                while start < sorted.count {
+                    let first = sorted[start]
+                    var end = start + 1
+                    if first.isPlainSend {
+                        while end < sorted.count, sorted[end].id == sorted[end - 1].id + 1, sorted[end].isPlainSend, sorted[end].status == first.status,
+                            claims[end] == claims[start]
+                        {
+                            end += 1
+                        }
                     }
+                    if end - start > 1 {
+                        let finished = sorted[start..<end].lazy.map(\.finishedAt).max() ?? first.finishedAt
+                        try run.execute(arguments: [first.status, finished.timeIntervalSince1970, claims[start], first.id, sorted[end - 1].id])
+                    } else {
+                        try one.execute(arguments: [
+                            first.state.rawValue, first.status, first.reason, first.apnsID, first.finishedAt.timeIntervalSince1970, claims[start],
+                            first.id,
+                        ])
+                    }
+                    start = end
                 }
-                if end - start > 1 {
-                    let finished = sorted[start..<end].lazy.map(\.finishedAt).max() ?? first.finishedAt
-                    try run.execute(arguments: [first.status, finished.timeIntervalSince1970, first.id, sorted[end - 1].id])
-                } else {
-                    try one.execute(arguments: [
-                        first.state.rawValue, first.status, first.reason, first.apnsID, first.finishedAt.timeIntervalSince1970, first.id,
-                    ])
-                }
-                start = end
+                return .commit
+            }
+            self.leases.withLock { leases in
+                for outcome in sorted { leases.finish(outcome.id) }
             }
         }
     }
 
+    /// Leases live in memory (``SQLiteLeases``): giving them back writes nothing.
     public func releaseLeases(owner: String) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, attempts = MAX(attempts - 1, 0) WHERE state = 'queued' AND lease_owner = ?",
-                arguments: [owner]
-            )
+        try await pool.writeWithoutTransaction { _ in
+            self.leases.withLock { $0.release(owner: owner) }
         }
     }
 
@@ -125,19 +167,27 @@ extension SQLiteStore {
     public func counts(notificationID: String) async throws -> DeliveryCounts {
         let rows = try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT state, reason, COUNT(*) FROM deliveries WHERE notification_id = ? GROUP BY state, reason",
+                db,
+                sql: """
+                    SELECT state, reason, COUNT(*) FROM deliveries WHERE notification = (SELECT seq FROM notifications WHERE id = ?)
+                    GROUP BY state, reason
+                    """,
                 arguments: [notificationID]
             ).map { row in (row[0] as String, row[1] as String?, row[2] as Int) }
         }
         return DeliveryCounts(rows: rows)
     }
 
-    static let recordColumns = "notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at"
+    static let recordColumns = "n.id, q.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at"
 
     public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.recordColumns) FROM deliveries WHERE notification_id = ? ORDER BY id LIMIT ?",
+                db,
+                sql: """
+                    SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification
+                    WHERE q.notification = (SELECT seq FROM notifications WHERE id = ?) ORDER BY q.id LIMIT ?
+                    """,
                 arguments: [notificationID, limit]
             ).map(Self.record(from:))
         }
@@ -146,7 +196,11 @@ extension SQLiteStore {
     public func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.recordColumns) FROM deliveries WHERE app_id = ? AND token = ? ORDER BY id DESC LIMIT ?",
+                db,
+                sql: """
+                    SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification
+                    WHERE q.device = (SELECT id FROM devices WHERE app_id = ? AND token = ?) ORDER BY q.id DESC LIMIT ?
+                    """,
                 arguments: [appID, token, limit]
             ).map(Self.record(from:))
         }

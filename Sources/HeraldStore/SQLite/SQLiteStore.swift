@@ -1,11 +1,16 @@
 import Foundation
 import GRDB
 import HeraldCore
+import Synchronization
 
 /// The default store: one SQLite file in WAL mode, through GRDB. Several workers of one process
-/// share it; for several processes use ``PostgresStore``.
+/// share it; for several processes use ``PostgresStore``. (Other processes may read and register
+/// devices in the file, but only one delivers from it: see ``SQLiteDeliveryLock``.)
 public final class SQLiteStore: HeraldStore {
     let pool: DatabasePool
+    /// The queue's leases; read and changed only on the pool's writer, in order with the rows.
+    let leases = Mutex(SQLiteLeases())
+    let deliveryLock: SQLiteDeliveryLock
 
     /// Opens (or creates) the database file at `path`.
     public init(path: String) throws {
@@ -15,15 +20,15 @@ public final class SQLiteStore: HeraldStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        deliveryLock = SQLiteDeliveryLock(databasePath: path)
     }
 
     public func migrate() async throws {
-        try await pool.write { db in
-            for statement in SQLiteSchema.statements { try db.execute(sql: statement) }
-        }
+        try await pool.write { db in try SQLiteSchema.migrate(db) }
     }
 
     public func close() async throws {
+        defer { deliveryLock.release() }
         try pool.close()
     }
 

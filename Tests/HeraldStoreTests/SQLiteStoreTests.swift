@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import HeraldCore
+import HeraldStore
+import Testing
+
+/// What only the SQLite backend does: its layout migration and the lock that keeps a file's
+/// deliveries to one process.
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func newPath() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("herald.sqlite").path
+    }
+
+    @Test("a file in the first layout is moved over: devices, notifications and every delivery kept, queued ones still sent")
+    func movesTheFirstLayout() async throws {
+        let path = try newPath()
+        // The tables as the first release left them (no user_version).
+        let queue = try DatabaseQueue(path: path)
+        let created = now.timeIntervalSince1970
+        // The notification's body as the store writes it (JSON, dates in seconds since 1970).
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let stored = StoredNotification(
+            id: "n1", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), idempotencyKey: "order-7", createdAt: now, audienceSize: 3
+        )
+        let body = String(decoding: try encoder.encode(stored), as: UTF8.self)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE apps (id TEXT PRIMARY KEY, body TEXT NOT NULL);
+                CREATE TABLE devices (
+                    app_id TEXT NOT NULL, token TEXT NOT NULL, environment TEXT NOT NULL, kind TEXT NOT NULL,
+                    user_id TEXT, tags TEXT NOT NULL, locale TEXT, time_zone TEXT, app_version TEXT,
+                    registered_at REAL NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at REAL,
+                    PRIMARY KEY (app_id, token));
+                CREATE INDEX devices_user ON devices (app_id, user_id);
+                CREATE TABLE notifications (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, idempotency_key TEXT, created_at REAL NOT NULL, body TEXT NOT NULL);
+                CREATE INDEX notifications_idempotency ON notifications (app_id, idempotency_key, created_at);
+                CREATE TABLE deliveries (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, notification_id TEXT NOT NULL, app_id TEXT NOT NULL, token TEXT NOT NULL,
+                    environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, lease_owner TEXT, lease_until REAL,
+                    attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT,
+                    queued_at REAL NOT NULL, finished_at REAL);
+                CREATE INDEX deliveries_ready ON deliveries (id, lease_until) WHERE state = 'queued';
+                CREATE INDEX deliveries_notification ON deliveries (notification_id, id);
+                CREATE INDEX deliveries_device ON deliveries (app_id, token, id);
+                """)
+            for token in ["aa01", "aa02"] {
+                try db.execute(
+                    sql: "INSERT INTO devices VALUES ('a1', ?, 'development', 'alert', 'u1', '[]', 'fr-FR', NULL, NULL, ?, 'active', NULL, NULL)",
+                    arguments: [token, created]
+                )
+            }
+            try db.execute(sql: "INSERT INTO notifications VALUES ('n1', 'a1', 'order-7', ?, ?)", arguments: [created, body])
+            // Sent to aa01; queued (and once leased by a node that died) for aa02; sent to aa03,
+            // whose registration was deleted since.
+            try db.execute(
+                sql: """
+                    INSERT INTO deliveries (id, notification_id, app_id, token, environment, locale, state, lease_owner, lease_until, attempts,
+                        status, queued_at, finished_at) VALUES
+                    (7, 'n1', 'a1', 'aa01', 'development', 'fr-FR', 'sent', NULL, NULL, 1, 200, ?, ?),
+                    (8, 'n1', 'a1', 'aa02', 'development', 'fr-FR', 'queued', 'dead-node', ?, 1, NULL, ?, NULL),
+                    (9, 'n1', 'a1', 'aa03', 'development', NULL, 'sent', NULL, NULL, 1, 200, ?, ?)
+                    """,
+                arguments: [created, created + 1, created + 5, created, created, created + 1]
+            )
+        }
+        try queue.close()
+
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        try await store.migrate()  // a second start finds the current layout and changes nothing
+        #expect(try await store.device(appID: "a1", token: "aa02")?.locale == "fr-FR")
+        #expect(try await store.devices(appID: "a1", userID: "u1").map(\.token) == ["aa01", "aa02"])
+        let notification = try #require(try await store.notification(appID: "a1", id: "n1"))
+        #expect(notification == stored)
+        // The idempotency key still finds it.
+        let again = try await store.enqueue(
+            StoredNotification(id: "other", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), idempotencyKey: "order-7", createdAt: now),
+            idempotentSince: now.addingTimeInterval(-60)
+        )
+        #expect(again.notification.id == "n1")
+        var counts = try await store.counts(notificationID: "n1")
+        #expect(counts.sent == 2 && counts.queued == 1)
+        #expect(try await store.deliveries(notificationID: "n1", limit: 10).map(\.token) == ["aa01", "aa02", "aa03"])
+        #expect(try await store.deliveries(appID: "a1", token: "aa01", limit: 10).map(\.notificationID) == ["n1"])
+
+        // The dead node's lease is not carried over: the queued row is claimed at once, and
+        // keeps its id and its attempt.
+        let claimed = try await store.claim(owner: "n", limit: 10, lease: 30, now: now)
+        #expect(claimed == [ClaimedDelivery(id: 8, notificationID: "n1", appID: "a1", token: "aa02", environment: .development, locale: "fr-FR", attempts: 2)])
+        try await store.record([DeliveryOutcome(id: 8, state: .sent, status: 200, finishedAt: now)])
+        counts = try await store.counts(notificationID: "n1")
+        #expect(counts.sent == 3 && counts.queued == 0)
+        // New rows continue after the old ids.
+        let next = try await store.enqueue(
+            StoredNotification(id: "n2", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now),
+            idempotentSince: now
+        )
+        #expect(next.notification.audienceSize == 2)
+        #expect(try await store.claim(owner: "n", limit: 10, lease: 30, now: now).map(\.id).allSatisfy { $0 > 9 })
+        try await store.close()
+    }
+
+    @Test("a file from a newer Herald is refused, and left as it was")
+    func refusesANewerLayout() async throws {
+        let path = try newPath()
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        try queue.close()
+        let store = try SQLiteStore(path: path)
+        await #expect(throws: StoreError.newerLayout(99, known: 2)) { try await store.migrate() }
+        try await store.close()
+        let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        #expect(version == 99)
+    }
+
+    @Test("one process delivers from a file: a second store cannot claim until the first is closed, but can register devices")
+    func oneDeliveringStorePerFile() async throws {
+        let path = try newPath()
+        let first = try SQLiteStore(path: path)
+        try await first.migrate()
+        try await first.prepareToDeliver()
+        let second = try SQLiteStore(path: path)
+        _ = try await second.upsertDevice(StoredDevice(appID: "a1", token: "aa01", environment: .development, registeredAt: now))
+        _ = try await second.enqueue(
+            StoredNotification(id: "n1", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
+        )
+        await #expect(throws: StoreError.deliveryLockHeld(path + "-delivery-lock")) { try await second.prepareToDeliver() }
+        await #expect(throws: StoreError.deliveryLockHeld(path + "-delivery-lock")) {
+            try await second.claim(owner: "b", limit: 10, lease: 30, now: now)
+        }
+        #expect(try await first.claim(owner: "a", limit: 10, lease: 30, now: now).map(\.token) == ["aa01"])
+        try await first.close()
+        // The first process is gone, and its lease with it.
+        #expect(try await second.claim(owner: "b", limit: 10, lease: 30, now: now).map(\.token) == ["aa01"])
+        try await second.close()
+    }
+}
