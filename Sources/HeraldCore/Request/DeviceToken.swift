@@ -21,10 +21,8 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
     public init(parsing text: String) throws(DeviceTokenError) {
         // The common case, a token as stored (lowercase hex, even length), without the checks
         // below for what people paste.
-        let utf8 = text.utf8
-        if !utf8.isEmpty, utf8.count.isMultiple(of: 2), utf8.count <= Self.maximumByteCount * 2,
-            utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
-        {
+        var contiguous = text
+        if contiguous.withUTF8(Self.isStoredForm) {
             hex = text
             return
         }
@@ -57,6 +55,18 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= Self.maximumByteCount else { throw .tooLong(bytes: bytes.count) }
         self.hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// Whether the UTF-8 is a token as stored: lowercase hex of even length, not empty, not too
+    /// long.
+    private static func isStoredForm(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !utf8.isEmpty, utf8.count.isMultiple(of: 2), utf8.count <= maximumByteCount * 2 else { return false }
+        for byte in utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else {
+                return false
+            }
+        }
+        return true
     }
 
     /// The raw bytes.

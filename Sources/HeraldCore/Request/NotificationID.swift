@@ -21,18 +21,20 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
     /// Parses the canonical 8-4-4-4-12 form (either case); anything else is what APNs answers
     /// `BadMessageId` to.
     public init(_ text: String) throws(RequestFieldError) {
-        guard let uuid = Self.parse(text.utf8) else { throw .badNotificationID(text) }
+        var contiguous = text
+        guard let uuid = contiguous.withUTF8(Self.parse) else { throw .badNotificationID(text) }
         self.uuid = uuid
     }
 
     /// The 16 bytes of an 8-4-4-4-12 hex UUID, read byte by byte (every APNs request may carry
     /// one, so this is on the hot path of the sandbox).
-    private static func parse(_ utf8: String.UTF8View) -> UUID? {
+    private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard utf8.count == 36 else { return nil }
         var high: UInt64 = 0
         var low: UInt64 = 0
         var nibbles = 0
-        for (position, character) in utf8.enumerated() {
+        for position in 0..<36 {
+            let character = utf8[position]
             if position == 8 || position == 13 || position == 18 || position == 23 {
                 guard character == UInt8(ascii: "-") else { return nil }
                 continue

@@ -5,14 +5,23 @@ import HeraldCore
 /// The `apns-id` of one notification to one token: derived from both, so a delivery sent again
 /// after a crash carries the same id and the duplicate can be recognized.
 enum DeliveryID {
+    /// The first 16 bytes of SHA-256 over `"<notification id>/<token>"`, made a version 5 UUID.
     static func make(notificationID: String, token: String) -> NotificationID {
-        var bytes = Array(SHA256.hash(data: Array("\(notificationID)/\(token)".utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 (name-based, SHA)
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        let uuid = UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-        ))
+        var hash = SHA256()
+        var notificationID = notificationID
+        var token = token
+        notificationID.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: UInt8(ascii: "/")) { hash.update(bufferPointer: $0) }
+        token.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        let uuid = hash.finalize().withUnsafeBytes { digest in
+            UUID(uuid: (
+                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5],
+                (digest[6] & 0x0F) | 0x50,  // version 5 (name-based, SHA)
+                digest[7],
+                (digest[8] & 0x3F) | 0x80,  // RFC 4122 variant
+                digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
+            ))
+        }
         return NotificationID(uuid)
     }
 }

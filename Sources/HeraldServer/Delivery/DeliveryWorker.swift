@@ -113,26 +113,20 @@ final class DeliveryWorker: Service, Sendable {
         let now = configuration.clock.now
         var outcomes: [DeliveryOutcome] = []
         outcomes.reserveCapacity(batch.count)
-        // A batch is mostly one notification of one app: each is looked up once per batch.
-        var batchApps: [String: StoredApp?] = [:]
-        var batchMessages: [String: PreparedMessage?] = [:]
+        // A batch is mostly one notification of one app, in runs: the app, the message and the
+        // group are looked up when the run changes, not for every delivery.
         var groups: [GroupKey: Group] = [:]
+        var run: (key: GroupKey, group: Group)?
+        var lastApp: (id: String, app: StoredApp?)?
+        var lastMessage: (id: String, message: PreparedMessage?)?
         for delivery in batch {
-            var app = batchApps[delivery.appID]
-            if app == nil {
-                app = try await self.app(delivery.appID)
-                batchApps[delivery.appID] = app
-            }
-            var message = batchMessages[delivery.notificationID]
-            if message == nil {
-                message = try await self.message(delivery.notificationID)
-                batchMessages[delivery.notificationID] = message
-            }
-            guard let app = app ?? nil, let message = message ?? nil else {
+            if lastApp?.id != delivery.appID { lastApp = (delivery.appID, try await app(delivery.appID)) }
+            if lastMessage?.id != delivery.notificationID { lastMessage = (delivery.notificationID, try await message(delivery.notificationID)) }
+            guard let storedApp = lastApp?.app, let prepared = lastMessage?.message else {
                 outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: "AppOrNotificationDeleted", finishedAt: now))
                 continue
             }
-            if message.headers.expiration.hasExpired(at: now) {
+            if prepared.headers.expiration.hasExpired(at: now) {
                 outcomes.append(DeliveryOutcome(id: delivery.id, state: .expired, finishedAt: now))
                 continue
             }
@@ -140,14 +134,18 @@ final class DeliveryWorker: Service, Sendable {
                 outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: APNsReason.badDeviceToken.rawValue, finishedAt: now))
                 continue
             }
-            var headers = message.headers
+            var headers = prepared.headers
             headers.id = DeliveryID.make(notificationID: delivery.notificationID, token: delivery.token)
-            let body = message.variants.isEmpty ? message.fallback : LocaleMatcher.match(delivery.locale, in: message.tags).flatMap { message.variants[$0] } ?? message.fallback
-            let key = GroupKey(appID: app.id, environment: delivery.environment)
-            groups[key, default: Group(app: app, environment: delivery.environment)].items.append(
-                (delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers))
-            )
+            let body =
+                prepared.variants.isEmpty ? prepared.fallback : LocaleMatcher.match(delivery.locale, in: prepared.tags).flatMap { prepared.variants[$0] } ?? prepared.fallback
+            let key = GroupKey(appID: storedApp.id, environment: delivery.environment)
+            if run?.key != key {
+                if let finished = run { groups[finished.key, default: Group(app: finished.group.app, environment: finished.key.environment)].items += finished.group.items }
+                run = (key, Group(app: storedApp, environment: delivery.environment))
+            }
+            run?.group.items.append((delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers)))
         }
+        if let finished = run { groups[finished.key, default: Group(app: finished.group.app, environment: finished.key.environment)].items += finished.group.items }
         var feedback: [String: [TokenFeedback]] = [:]
         for group in groups.values {
             let client: APNsClient?
@@ -184,7 +182,7 @@ final class DeliveryWorker: Service, Sendable {
                         id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
                         apnsID: result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }, finishedAt: finished
                     ))
-                                        sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: result.latency.inSeconds))
+                    sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: result.latency.inSeconds))
                     switch result.tokenAction {
                     case .keep: break
                     case .deactivate:
