@@ -5,7 +5,8 @@ import GRDB
 ///
 /// Queue rows are kept small, because every broadcast writes one per device and rewrites it
 /// once with the outcome: they point at their notification and device by integer keys, and
-/// carry only what a send needs (the token, environment and locale as queued).
+/// carry only what a send needs (the token, environment and locale as queued). A notification's
+/// audience is queued in chunks (see ``SQLiteStore/fanOutChunk``).
 enum SQLiteSchema {
     /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
     /// notification's id and the app and token, in the row and in two indexes.
@@ -30,10 +31,12 @@ enum SQLiteSchema {
             app_id TEXT NOT NULL, token TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (app_id, tag, token))
         """,
         "CREATE INDEX IF NOT EXISTS device_tags_token ON device_tags (app_id, token)",
+        // `fanout_after`: the last token queued while the audience is being queued (`''` before
+        // the first), NULL once every device is.
         """
         CREATE TABLE IF NOT EXISTS notifications (
             seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, app_id TEXT NOT NULL, idempotency_key TEXT, created_at REAL NOT NULL,
-            body TEXT NOT NULL)
+            body TEXT NOT NULL, fanout_after TEXT)
         """,
         "CREATE INDEX IF NOT EXISTS notifications_idempotency ON notifications (app_id, idempotency_key, created_at)",
         // `device` is the registration the row was queued for (NULL once it was deleted, for

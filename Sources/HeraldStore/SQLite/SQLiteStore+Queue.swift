@@ -3,9 +3,16 @@ import GRDB
 import HeraldCore
 
 extension SQLiteStore {
+    /// Rows queued per transaction of a fan-out: workers start on the first chunk while the
+    /// rest is queued.
+    static let fanOutChunk = 5_000
+
+    /// Stores the notification and queues its audience in chunks of ``fanOutChunk`` devices (in
+    /// token order), each its own transaction; it returns once every chunk is queued. The
+    /// notification's row remembers the last token queued (`fanout_after`) until the end, so a
+    /// fan-out cut short by a crash is finished by ``prepareToDeliver()`` at the next start.
     public func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome {
-        let filter = AudienceFilter(appID: notification.appID, audience: notification.audience) { _ in "?" }
-        return try await pool.write { db in
+        let started = try await pool.write { db -> (seq: Int64, existing: StoredNotification?) in
             if let key = notification.idempotencyKey,
                 let body = try String.fetchOne(
                     db,
@@ -13,28 +20,73 @@ extension SQLiteStore {
                     arguments: [notification.appID, key, idempotentSince.timeIntervalSince1970]
                 )
             {
-                return .existing(try StoreCoding.decode(StoredNotification.self, from: body))
+                return (0, try StoreCoding.decode(StoredNotification.self, from: body))
             }
-            // The notification's row first, for its integer key; its body, which carries the
-            // audience's size, once the deliveries are queued.
             try db.execute(
-                sql: "INSERT INTO notifications (id, app_id, idempotency_key, created_at, body) VALUES (?, ?, ?, ?, '')",
-                arguments: [notification.id, notification.appID, notification.idempotencyKey, notification.createdAt.timeIntervalSince1970]
+                sql: "INSERT INTO notifications (id, app_id, idempotency_key, created_at, body, fanout_after) VALUES (?, ?, ?, ?, ?, '')",
+                arguments: [
+                    notification.id, notification.appID, notification.idempotencyKey, notification.createdAt.timeIntervalSince1970,
+                    try StoreCoding.encode(notification),
+                ]
             )
-            let seq = db.lastInsertedRowID
-            try db.execute(
+            return (db.lastInsertedRowID, nil)
+        }
+        if let existing = started.existing { return .existing(existing) }
+        return .created(try await fanOut(notification, seq: started.seq, after: "", queued: 0))
+    }
+
+    /// Queues the audience's devices with tokens after `after`, a chunk per transaction, then
+    /// stores the audience's size and marks the fan-out finished.
+    func fanOut(_ notification: StoredNotification, seq: Int64, after: String, queued: Int) async throws -> StoredNotification {
+        let filter = AudienceFilter(appID: notification.appID, audience: notification.audience) { _ in "?" }
+        var cursor = after
+        var queued = queued
+        while true {
+            let (after, queuedBefore) = (cursor, queued)
+            let (next, stored) = try await pool.write { db -> (String?, StoredNotification?) in
+                try db.execute(
+                    sql: """
+                        INSERT INTO deliveries (notification, device, token, environment, locale, state, attempts, queued_at)
+                        SELECT ?, d.id, d.token, d.environment, d.locale, 'queued', 0, ? FROM devices d
+                        WHERE \(filter.condition) AND d.token > ? ORDER BY d.token LIMIT ?
+                        """,
+                    arguments: StatementArguments([seq, notification.createdAt.timeIntervalSince1970] as [any DatabaseValueConvertible])
+                        + StatementArguments(filter.arguments) + [after, Self.fanOutChunk]
+                )
+                let added = db.changesCount
+                if added == Self.fanOutChunk, let last = try String.fetchOne(db, sql: "SELECT token FROM deliveries WHERE id = ?", arguments: [db.lastInsertedRowID]) {
+                    try db.execute(sql: "UPDATE notifications SET fanout_after = ? WHERE seq = ?", arguments: [last, seq])
+                    return (last, nil)
+                }
+                var stored = notification
+                stored.audienceSize = queuedBefore + added
+                try db.execute(
+                    sql: "UPDATE notifications SET body = ?, fanout_after = NULL WHERE seq = ?", arguments: [try StoreCoding.encode(stored), seq]
+                )
+                return (nil, stored)
+            }
+            if let stored { return stored }
+            queued += Self.fanOutChunk
+            cursor = next ?? cursor
+        }
+    }
+
+    /// Finishes fan-outs that a crash cut short (their notification still has `fanout_after`).
+    func finishFanOuts() async throws {
+        let unfinished = try await pool.read { db in
+            try Row.fetchAll(
+                db,
                 sql: """
-                    INSERT INTO deliveries (notification, device, token, environment, locale, state, attempts, queued_at)
-                    SELECT ?, d.id, d.token, d.environment, d.locale, 'queued', 0, ? FROM devices d WHERE \(filter.condition)
-                    ORDER BY d.token
-                    """,
-                arguments: StatementArguments([seq, notification.createdAt.timeIntervalSince1970] as [any DatabaseValueConvertible])
-                    + StatementArguments(filter.arguments)
+                    SELECT n.seq, n.body, n.fanout_after, (SELECT COUNT(*) FROM deliveries q WHERE q.notification = n.seq)
+                    FROM notifications n WHERE n.fanout_after IS NOT NULL ORDER BY n.seq
+                    """
+            ).map { row in (seq: row[0] as Int64, body: row[1] as String, after: row[2] as String, queued: row[3] as Int) }
+        }
+        for notification in unfinished {
+            _ = try await fanOut(
+                try StoreCoding.decode(StoredNotification.self, from: notification.body), seq: notification.seq, after: notification.after,
+                queued: notification.queued
             )
-            var stored = notification
-            stored.audienceSize = db.changesCount
-            try db.execute(sql: "UPDATE notifications SET body = ? WHERE seq = ?", arguments: [try StoreCoding.encode(stored), seq])
-            return .created(stored)
         }
     }
 
@@ -52,8 +104,10 @@ extension SQLiteStore {
         return try body.map { try StoreCoding.decode(StoredNotification.self, from: $0).message }
     }
 
+    /// Takes the file's delivery lock and finishes fan-outs a crash cut short.
     public func prepareToDeliver() async throws {
         try deliveryLock.acquire()
+        try await finishFanOuts()
     }
 
     /// Reads queued rows that no lease holds and leases them in ``SQLiteLeases``; nothing is
