@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func serveBenchBroadcastsToEveryRegisteredDevice() throws {
-        let output = try HeraldCLI.run(["bench", "serve", "-n", "500", "--workers", "2", "--batch-size", "100", "--json"])
+        let output = try HeraldCLI.run(["bench", "serve", "-n", "500", "--workers", "2", "--batch-size", "100", "--rounds", "2", "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
         #expect(report["devices"] as? Int == 500)
@@ -39,9 +39,17 @@ import Testing
         #expect((report["ratio"] as? Double ?? 0) > 0)
         #expect((report["peakMemoryMegabytes"] as? Double ?? 0) > 0)
         #expect((report["store"] as? String ?? "").hasPrefix("SQLite"))
+        // Two rounds, each a raw run and a broadcast to every device (the second a new
+        // notification to the same devices); the top-level figures are the median round's.
+        let rounds = try #require(report["rounds"] as? [[String: Any]])
+        #expect(rounds.count == 2)
+        #expect(rounds.allSatisfy { $0["delivered"] as? Int == 500 && ($0["microsecondsPerNotification"] as? Double ?? 0) > 0 })
+        #expect(rounds.contains { $0["ratio"] as? Double == report["ratio"] as? Double })
 
         let bad = try HeraldCLI.run(["bench", "serve", "--database", "x.sqlite", "--postgres", "postgres://u@h/d"])
         #expect(bad.status != 0 && bad.stderr.contains("give --database or --postgres, not both"), "\(bad.stderr)")
+        let noRounds = try HeraldCLI.run(["bench", "serve", "--rounds", "0"])
+        #expect(noRounds.status != 0 && noRounds.stderr.contains("--rounds must be at least 1"), "\(noRounds.stderr)")
         let streams = try HeraldCLI.run(["bench", "serve", "-m", "0"])
         #expect(streams.status != 0 && streams.stderr.contains("--connections and --streams must be at least 1"), "\(streams.stderr)")
         let url = try HeraldCLI.run(["bench", "serve", "--url", "ftp://x"])

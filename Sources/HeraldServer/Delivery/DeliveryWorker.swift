@@ -162,9 +162,12 @@ final class DeliveryWorker: Service, Sendable {
             // With a rate limit the group goes in quarter-second chunks, each sent only while
             // the lease holds: a slow limit then makes progress every lease instead of never.
             let chunkSize = group.app.rateLimit.map { max(1, $0 / 4) } ?? group.items.count
-            var byID: [NotificationID: ClaimedDelivery] = [:]
-            byID.reserveCapacity(group.items.count)
-            for (delivery, notification) in group.items { byID[notification.headers.id!] = delivery }
+            // Results come back in any order: each finds its delivery by the apns-id it asked for,
+            // once (a second result for the same id is ignored).
+            var positions: [NotificationID: Int] = [:]
+            positions.reserveCapacity(group.items.count)
+            for (position, item) in group.items.enumerated() { positions[item.notification.headers.id!] = position }
+            var answered = [Bool](repeating: false, count: group.items.count)
             var sent: [ServerMetrics.Send] = []
             sent.reserveCapacity(group.items.count)
             for chunkStart in stride(from: 0, to: group.items.count, by: chunkSize) {
@@ -175,7 +178,9 @@ final class DeliveryWorker: Service, Sendable {
                     break
                 }
                 for try await result in client.send(all: ArraySequence(elements: chunk.map(\.notification))) {
-                    guard let requested = result.requestedID, let delivery = byID.removeValue(forKey: requested) else { continue }
+                    guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
+                    answered[position] = true
+                    let delivery = group.items[position].delivery
                     let finished = configuration.clock.now
                     let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
                     outcomes.append(DeliveryOutcome(

@@ -18,6 +18,7 @@ public final class SQLiteStore: HeraldStore {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         deliveryLock = SQLiteDeliveryLock(databasePath: path)

@@ -32,7 +32,7 @@ struct BenchTarget {
         var logger = Logger(label: "herald.bench.sandbox")
         logger.logLevel = .error
         let sandbox = try await Sandbox.start(SandboxConfiguration(
-            port: 0, adminPort: nil, autoAccept: true, burstLimit: .max, deliveriesKeptPerDevice: 10, logger: logger
+            port: 0, adminPort: nil, autoAccept: true, burstLimit: .max, deliveriesKeptPerDevice: 1, logger: logger
         ))
         return BenchTarget(
             endpoint: .custom(host: "127.0.0.1", port: sandbox.port), transport: .tls(trustedCertificate: sandbox.certificatePath),

@@ -63,7 +63,7 @@ struct ClientBenchCommand: AsyncParsableCommand {
             perSecond: Double(total) / seconds, p50Milliseconds: Double(histogram.percentile(0.5)) / 1000,
             p90Milliseconds: Double(histogram.percentile(0.9)) / 1000, p99Milliseconds: Double(histogram.percentile(0.99)) / 1000,
             maxMilliseconds: Double(histogram.maximumMicroseconds) / 1000, failures: failures,
-            peakMemoryMegabytes: Self.peakMemoryMegabytes(), target: target.name
+            peakMemoryMegabytes: ProcessUsage.peakMemoryMegabytes(), target: target.name
         )
         if json {
             let encoder = JSONEncoder()
@@ -77,15 +77,6 @@ struct ClientBenchCommand: AsyncParsableCommand {
 
     static let defaultPayload =
         #"{"aps":{"alert":{"title":"Benchmark","body":"A notification of about 150 bytes, as in the issue"},"badge":1,"sound":"default"},"order":"A-1234567"}"#
-
-    /// The process's peak resident memory (VmHWM), from /proc; 0 where there is no /proc.
-    static func peakMemoryMegabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes / 1024
-    }
 }
 
 /// The benchmark's notifications, made one at a time as the client pulls them.

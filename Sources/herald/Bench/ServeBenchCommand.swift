@@ -17,11 +17,12 @@ struct ServeBenchCommand: AsyncParsableCommand {
         abstract: "Measure the App Server: a broadcast to N registered devices, against the raw client's rate.",
         discussion: """
             It registers --devices tokens in a new store (SQLite in a temporary folder unless \
-            --database or --postgres is given), starts the App Server in this process with its \
-            API on a free port, and times `POST /v1/notifications {"to": {"all": true}}` until \
-            every delivery is recorded. Before it (unless --no-baseline), the raw client sends \
-            the same number of notifications to the same sandbox, so the ratio compares like \
-            with like. Peak memory is the process's peak resident size during the broadcast. \
+            --database or --postgres is given) and starts the App Server in this process with its \
+            API on a free port. Then, for each of --rounds rounds, the raw client sends the same \
+            number of notifications to the same sandbox and tokens (unless --no-baseline), and \
+            `POST /v1/notifications {"to": {"all": true}}` is timed until every delivery is \
+            recorded. The figures are the median round's (by server/raw ratio), every round is \
+            shown. Peak memory is the process's highest peak resident size during a broadcast. \
             With --url the notifications go to a separately started `herald sandbox` (its \
             memory is then not counted here).
             """
@@ -44,15 +45,18 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BenchTargetOptions
 
-    @Flag(help: "Skip the raw client's run.")
+    @Option(help: "Rounds, each a raw client run and then a broadcast to every device; the figures are the median round's.")
+    var rounds = 3
+
+    @Flag(help: "Skip the raw client's runs.")
     var noBaseline = false
 
     @Flag(help: "Print the figures as JSON.")
     var json = false
 
     func validate() throws {
-        if devices < 1 || workers < 1 || batchSize < 1 {
-            throw ValidationError("--devices, --workers and --batch-size must be at least 1")
+        if devices < 1 || workers < 1 || batchSize < 1 || rounds < 1 {
+            throw ValidationError("--devices, --workers, --batch-size and --rounds must be at least 1")
         }
         if database != nil && postgres != nil { throw ValidationError("give --database or --postgres, not both") }
     }
@@ -69,7 +73,7 @@ struct ServeBenchCommand: AsyncParsableCommand {
             } else {
                 say(report.text)
             }
-            if report.failed > 0 || report.delivered != devices { throw ExitCode(1) }
+            if report.rounds.contains(where: { $0.failed > 0 || $0.delivered != devices }) { throw ExitCode(1) }
         } catch {
             try? await target.shutdown()
             throw error
@@ -77,8 +81,6 @@ struct ServeBenchCommand: AsyncParsableCommand {
     }
 
     private func measure(_ target: BenchTarget) async throws -> ServeBenchReport {
-        let baseline = noBaseline ? nil : try await baselineRate(target)
-
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
         let store: any HeraldStore
         let storeName: String
@@ -127,8 +129,38 @@ struct ServeBenchCommand: AsyncParsableCommand {
         }
         let registration = (ContinuousClock.now - registrationStart).inSeconds
 
-        ServeBenchReport.resetPeakMemory()
+        var measured: [ServeBenchReport.Round] = []
+        var peak = 0.0
+        for _ in 0..<rounds {
+            // The raw client first, on the same sandbox and tokens, so each round compares like
+            // with like on the machine as it is at that moment.
+            let cpuBefore = ProcessUsage.cpuSeconds()
+            let baseline = noBaseline ? nil : try await baselineRate(target)
+            let baselineCPU = ProcessUsage.cpuSeconds() - cpuBefore
+            ProcessUsage.resetPeakMemory()
+            var round = try await broadcast(api: api, appKey: appKey, server: server, store: store)
+            round.baselinePerSecond = baseline
+            round.baselineMicrosecondsPerNotification = baseline.map { _ in baselineCPU / Double(devices) * 1_000_000 }
+            round.ratio = baseline.map { round.perSecond / $0 }
+            measured.append(round)
+            peak = max(peak, ProcessUsage.peakMemoryMegabytes())
+        }
+
+        await services.triggerGracefulShutdown()
+        try await serving.value
+        try await server.shutdown()
+
+        return ServeBenchReport(
+            devices: devices, store: storeName, target: target.name, workers: workers, batchSize: batchSize, connections: options.connections,
+            streams: options.streams, registrationSeconds: registration, rounds: measured, peakMemoryMegabytes: peak
+        )
+    }
+
+    /// One `POST /v1/notifications` to every device, timed until the queue is empty.
+    private func broadcast(api: BenchAPI, appKey: String, server: HeraldServer, store: any HeraldStore) async throws -> ServeBenchReport.Round {
         let start = ContinuousClock.now
+        let cpuBefore = ProcessUsage.cpuSeconds()
+        let before = server.metrics.sendsTotal
         let payload = String(decoding: ClientBenchCommand.defaultPayload.utf8, as: UTF8.self)
         let sent = try await api.call("POST", "/v1/notifications", key: appKey, body: #"{"to": {"all": true}, "payload": \#(payload)}"#)
         guard let notificationID = sent["id"]?.stringValue else {
@@ -143,26 +175,21 @@ struct ServeBenchCommand: AsyncParsableCommand {
         var progressed = ContinuousClock.now
         while seen < devices && ContinuousClock.now - progressed < .seconds(5) {
             try await Task.sleep(for: .milliseconds(5))
-            let total = server.metrics.sendsTotal
+            let total = server.metrics.sendsTotal - before
             if total > seen { (seen, progressed) = (total, ContinuousClock.now) }
         }
-        var counts = try await store.counts(notificationID: notificationID)
-        while counts.queued > 0 {
+        // Done when nothing is left in the queue (the store is the bench's own): a look at the
+        // queue's index, where counting the notification's rows would take a scan of them all.
+        while try await store.queueDepth() > 0 {
             try await Task.sleep(for: .milliseconds(5))
-            counts = try await store.counts(notificationID: notificationID)
         }
         let seconds = (ContinuousClock.now - start).inSeconds
-        let peak = ClientBenchCommand.peakMemoryMegabytes()
-
-        await services.triggerGracefulShutdown()
-        try await serving.value
-        try await server.shutdown()
-
-        return ServeBenchReport(
-            devices: devices, store: storeName, target: target.name, workers: workers, batchSize: batchSize, connections: options.connections,
-            streams: options.streams, registrationSeconds: registration, acceptedSeconds: accepted, seconds: seconds,
-            perSecond: Double(devices) / seconds, delivered: counts.sent, failed: counts.failed, failures: counts.failedByReason,
-            baselinePerSecond: baseline, ratio: baseline.map { Double(devices) / seconds / $0 }, peakMemoryMegabytes: peak
+        let cpu = ProcessUsage.cpuSeconds() - cpuBefore
+        let counts = try await store.counts(notificationID: notificationID)
+        return ServeBenchReport.Round(
+            acceptedSeconds: accepted, seconds: seconds, perSecond: Double(devices) / seconds,
+            microsecondsPerNotification: cpu / Double(devices) * 1_000_000, delivered: counts.sent, failed: counts.failed,
+            failures: counts.failedByReason
         )
     }
 
@@ -201,6 +228,24 @@ private struct BenchAPI {
 
 /// What `herald bench serve` measured.
 struct ServeBenchReport: Encodable {
+    /// One raw client run and one broadcast.
+    struct Round: Encodable {
+        /// From the request until its answer (the fan-out into the queue is in this).
+        var acceptedSeconds: Double
+        /// From the request until every delivery is recorded.
+        var seconds: Double
+        var perSecond: Double
+        /// This process's CPU time (all threads, user and system) per notification, in µs; with
+        /// the sandbox in the process, its share is in it.
+        var microsecondsPerNotification: Double
+        var delivered: Int
+        var failed: Int
+        var failures: [String: Int]
+        var baselinePerSecond: Double?
+        var baselineMicrosecondsPerNotification: Double?
+        var ratio: Double?
+    }
+
     var devices: Int
     var store: String
     var target: String
@@ -209,37 +254,75 @@ struct ServeBenchReport: Encodable {
     var connections: Int
     var streams: Int
     var registrationSeconds: Double
-    /// From the request until its answer (the fan-out into the queue is in this).
-    var acceptedSeconds: Double
-    /// From the request until every delivery is recorded.
-    var seconds: Double
-    var perSecond: Double
-    var delivered: Int
-    var failed: Int
-    var failures: [String: Int]
-    var baselinePerSecond: Double?
-    var ratio: Double?
+    var rounds: [Round]
+    /// The highest peak resident size over the broadcasts.
     var peakMemoryMegabytes: Double
 
+    /// The round in the middle by server/raw ratio (by rate without a baseline); of two in the
+    /// middle, the lower.
+    var median: Round {
+        let sorted = rounds.sorted { ($0.ratio ?? $0.perSecond) < ($1.ratio ?? $1.perSecond) }
+        return sorted[(sorted.count - 1) / 2]
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case devices, store, target, workers, batchSize, connections, streams, registrationSeconds, rounds, peakMemoryMegabytes
+        case acceptedSeconds, seconds, perSecond, microsecondsPerNotification, delivered, failed, failures, baselinePerSecond
+        case baselineMicrosecondsPerNotification, ratio
+    }
+
+    /// The median round's figures at the top level, every round under `rounds`.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(devices, forKey: .devices)
+        try container.encode(store, forKey: .store)
+        try container.encode(target, forKey: .target)
+        try container.encode(workers, forKey: .workers)
+        try container.encode(batchSize, forKey: .batchSize)
+        try container.encode(connections, forKey: .connections)
+        try container.encode(streams, forKey: .streams)
+        try container.encode(registrationSeconds, forKey: .registrationSeconds)
+        try container.encode(rounds, forKey: .rounds)
+        try container.encode(peakMemoryMegabytes, forKey: .peakMemoryMegabytes)
+        let median = median
+        try container.encode(median.acceptedSeconds, forKey: .acceptedSeconds)
+        try container.encode(median.seconds, forKey: .seconds)
+        try container.encode(median.perSecond, forKey: .perSecond)
+        try container.encode(median.microsecondsPerNotification, forKey: .microsecondsPerNotification)
+        try container.encodeIfPresent(median.baselineMicrosecondsPerNotification, forKey: .baselineMicrosecondsPerNotification)
+        try container.encode(median.delivered, forKey: .delivered)
+        try container.encode(median.failed, forKey: .failed)
+        try container.encode(median.failures, forKey: .failures)
+        try container.encodeIfPresent(median.baselinePerSecond, forKey: .baselinePerSecond)
+        try container.encodeIfPresent(median.ratio, forKey: .ratio)
+    }
+
     var text: String {
-        let errors = failures.isEmpty ? "none" : failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         var lines = [
             "target: \(target); store: \(store)",
             "registered \(devices) devices in \(String(format: "%.2f", registrationSeconds)) s (not part of the figures below)",
-            "broadcast to \(devices) devices: accepted in \(String(format: "%.3f", acceptedSeconds)) s, all recorded in \(String(format: "%.2f", seconds)) s "
+            "each round: the raw client sends \(devices) notifications, then the server broadcasts to the \(devices) devices "
                 + "(\(workers) workers × \(batchSize), \(connections) connections × \(streams) streams)",
-            "throughput: \(String(format: "%.0f", perSecond)) notifications/s; delivered \(delivered), failed \(failed) (\(errors))",
         ]
-        if let baselinePerSecond, let ratio {
-            lines.append("raw client, same sandbox: \(String(format: "%.0f", baselinePerSecond)) notifications/s; server/raw: \(String(format: "%.2f", ratio))")
+        for (index, round) in rounds.enumerated() {
+            let errors = round.failures.isEmpty ? "" : " (" + round.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+            var line = "round \(index + 1): accepted in \(String(format: "%.3f", round.acceptedSeconds)) s, all recorded in \(String(format: "%.2f", round.seconds)) s: "
+                + "\(String(format: "%.0f", round.perSecond)) notifications/s (CPU \(String(format: "%.1f", round.microsecondsPerNotification)) µs each), "
+                + "delivered \(round.delivered), failed \(round.failed)\(errors)"
+            if let baseline = round.baselinePerSecond, let ratio = round.ratio {
+                line += "; raw client \(String(format: "%.0f", baseline))/s"
+                if let cpu = round.baselineMicrosecondsPerNotification { line += " (CPU \(String(format: "%.1f", cpu)) µs each)" }
+                line += "; server/raw \(String(format: "%.2f", ratio))"
+            }
+            lines.append(line)
         }
-        lines.append("peak memory during the broadcast: \(String(format: "%.1f", peakMemoryMegabytes)) MB")
+        let median = median
+        var summary = "median round: throughput \(String(format: "%.0f", median.perSecond)) notifications/s"
+        if let baseline = median.baselinePerSecond, let ratio = median.ratio {
+            summary += "; raw client \(String(format: "%.0f", baseline)) notifications/s; server/raw: \(String(format: "%.2f", ratio))"
+        }
+        lines.append(summary)
+        lines.append("peak memory during the broadcasts: \(String(format: "%.1f", peakMemoryMegabytes)) MB")
         return lines.joined(separator: "\n")
-    }
-
-    /// Resets the process's peak resident size (Linux: `5` to /proc/self/clear_refs), so the
-    /// figure covers the broadcast only.
-    static func resetPeakMemory() {
-        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
     }
 }
