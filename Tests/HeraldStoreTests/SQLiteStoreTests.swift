@@ -87,7 +87,10 @@ struct SQLiteStoreTests {
         #expect(again.notification.id == "n1")
         var counts = try await store.counts(notificationID: "n1")
         #expect(counts.sent == 2 && counts.queued == 1)
+        // aa03's registration was deleted: its history stays, the device does not come back.
         #expect(try await store.deliveries(notificationID: "n1", limit: 10).map(\.token) == ["aa01", "aa02", "aa03"])
+        #expect(try await store.deliveries(appID: "a1", token: "aa03", limit: 10).map(\.notificationID) == ["n1"])
+        #expect(try await store.device(appID: "a1", token: "aa03") == nil)
         #expect(try await store.deliveries(appID: "a1", token: "aa01", limit: 10).map(\.notificationID) == ["n1"])
 
         // The dead node's lease is not carried over: the queued row is claimed at once, and

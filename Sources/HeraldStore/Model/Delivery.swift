@@ -21,7 +21,7 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public var appID: String
     public var token: String
     public var environment: APNsEnvironment
-    /// The device's locale when it was queued.
+    /// The device's locale, for the message's variant.
     public var locale: String?
     /// Attempts so far, this one included.
     public var attempts: Int

@@ -4,9 +4,10 @@ import GRDB
 /// `PRAGMA user_version`.
 ///
 /// Queue rows are kept small, because every broadcast writes one per device and rewrites it
-/// once with the outcome: they point at their notification and device by integer keys, and
-/// carry only what a send needs (the token, environment and locale as queued). A notification's
-/// audience is queued in chunks (see ``SQLiteStore/fanOutChunk``).
+/// once with the outcome: they point at their notification and device by integer keys, and the
+/// token, environment and locale are read from the device when the row is claimed. A deleted
+/// device's row therefore stays, marked `deleted` (and is revived by a new registration). A
+/// notification's audience is queued in chunks (see ``SQLiteStore/fanOutChunk``).
 enum SQLiteSchema {
     /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
     /// notification's id and the app and token, in the row and in two indexes.
@@ -39,13 +40,10 @@ enum SQLiteSchema {
             body TEXT NOT NULL, fanout_after TEXT)
         """,
         "CREATE INDEX IF NOT EXISTS notifications_idempotency ON notifications (app_id, idempotency_key, created_at)",
-        // `device` is the registration the row was queued for (NULL once it was deleted, for
-        // rows carried over from version 1).
         """
         CREATE TABLE IF NOT EXISTS deliveries (
-            id INTEGER PRIMARY KEY AUTOINCREMENT, notification INTEGER NOT NULL, device INTEGER, token TEXT NOT NULL,
-            environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
-            status INTEGER, reason TEXT, apns_id TEXT, queued_at REAL NOT NULL, finished_at REAL)
+            id INTEGER PRIMARY KEY AUTOINCREMENT, notification INTEGER NOT NULL, device INTEGER NOT NULL, state TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT, queued_at REAL NOT NULL, finished_at REAL)
         """,
         "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification, id)",
@@ -96,14 +94,21 @@ enum SQLiteSchema {
                 SELECT id, app_id, idempotency_key, created_at, body FROM notifications_v1 ORDER BY created_at, id
                 """
         )
+        // Tokens that have deliveries but no registration any more come back as deleted devices.
         try db.execute(
             sql: """
-                INSERT INTO deliveries (id, notification, device, token, environment, locale, state, attempts, status, reason, apns_id,
-                    queued_at, finished_at)
-                SELECT q.id, n.seq, d.id, q.token, q.environment, q.locale, q.state, q.attempts, q.status, q.reason, q.apns_id,
-                    q.queued_at, q.finished_at
+                INSERT INTO devices (app_id, token, environment, kind, tags, locale, registered_at, state)
+                SELECT q.app_id, q.token, MAX(q.environment), 'alert', '[]', MAX(q.locale), MIN(q.queued_at), 'deleted'
+                FROM deliveries_v1 q WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.app_id = q.app_id AND d.token = q.token)
+                GROUP BY q.app_id, q.token
+                """
+        )
+        try db.execute(
+            sql: """
+                INSERT INTO deliveries (id, notification, device, state, attempts, status, reason, apns_id, queued_at, finished_at)
+                SELECT q.id, n.seq, d.id, q.state, q.attempts, q.status, q.reason, q.apns_id, q.queued_at, q.finished_at
                 FROM deliveries_v1 q JOIN notifications n ON n.id = q.notification_id
-                    LEFT JOIN devices d ON d.app_id = q.app_id AND d.token = q.token
+                    JOIN devices d ON d.app_id = q.app_id AND d.token = q.token
                 ORDER BY q.id
                 """
         )

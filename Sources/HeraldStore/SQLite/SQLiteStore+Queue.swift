@@ -46,15 +46,17 @@ extension SQLiteStore {
             let (next, stored) = try await pool.write { db -> (String?, StoredNotification?) in
                 try db.execute(
                     sql: """
-                        INSERT INTO deliveries (notification, device, token, environment, locale, state, attempts, queued_at)
-                        SELECT ?, d.id, d.token, d.environment, d.locale, 'queued', 0, ? FROM devices d
+                        INSERT INTO deliveries (notification, device, state, attempts, queued_at)
+                        SELECT ?, d.id, 'queued', 0, ? FROM devices d
                         WHERE \(filter.condition) AND d.token > ? ORDER BY d.token LIMIT ?
                         """,
                     arguments: StatementArguments([seq, notification.createdAt.timeIntervalSince1970] as [any DatabaseValueConvertible])
                         + StatementArguments(filter.arguments) + [after, Self.fanOutChunk]
                 )
                 let added = db.changesCount
-                if added == Self.fanOutChunk, let last = try String.fetchOne(db, sql: "SELECT token FROM deliveries WHERE id = ?", arguments: [db.lastInsertedRowID]) {
+                if added == Self.fanOutChunk, let last = try String.fetchOne(
+                        db, sql: "SELECT d.token FROM deliveries q JOIN devices d ON d.id = q.device WHERE q.id = ?", arguments: [db.lastInsertedRowID]
+                    ) {
                     try db.execute(sql: "UPDATE notifications SET fanout_after = ? WHERE seq = ?", arguments: [last, seq])
                     return (last, nil)
                 }
@@ -118,7 +120,10 @@ extension SQLiteStore {
         let until = now.addingTimeInterval(lease)
         return try await pool.writeWithoutTransaction { db in
             let statement = try db.cachedStatement(
-                sql: "SELECT id, notification, token, environment, locale, attempts FROM deliveries WHERE state = 'queued' AND id > ? ORDER BY id LIMIT ?"
+                sql: """
+                    SELECT q.id, q.notification, d.token, d.environment, d.locale, q.attempts FROM deliveries q JOIN devices d ON d.id = q.device
+                    WHERE q.state = 'queued' AND q.id > ? ORDER BY q.id LIMIT ?
+                    """
             )
             let notification = try db.cachedStatement(sql: "SELECT id, app_id FROM notifications WHERE seq = ?")
             // A batch is mostly one notification: its ids are read once, not once per row.
@@ -232,14 +237,14 @@ extension SQLiteStore {
         return DeliveryCounts(rows: rows)
     }
 
-    static let recordColumns = "n.id, q.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at"
+    static let recordColumns = "n.id, d.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at"
 
     public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification
+                    SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification JOIN devices d ON d.id = q.device
                     WHERE q.notification = (SELECT seq FROM notifications WHERE id = ?) ORDER BY q.id LIMIT ?
                     """,
                 arguments: [notificationID, limit]
@@ -252,8 +257,8 @@ extension SQLiteStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification
-                    WHERE q.device = (SELECT id FROM devices WHERE app_id = ? AND token = ?) ORDER BY q.id DESC LIMIT ?
+                    SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification JOIN devices d ON d.id = q.device
+                    WHERE d.app_id = ? AND d.token = ? ORDER BY q.id DESC LIMIT ?
                     """,
                 arguments: [appID, token, limit]
             ).map(Self.record(from:))

@@ -136,7 +136,9 @@ public final class SQLiteStore: HeraldStore {
 
     public func device(appID: String, token: String) async throws -> StoredDevice? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND token = ?", arguments: [appID, token])
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND token = ? AND state != 'deleted'", arguments: [appID, token]
+            )
                 .map(Self.device(from:))
         }
     }
@@ -144,7 +146,8 @@ public final class SQLiteStore: HeraldStore {
     public func devices(appID: String, userID: String) async throws -> [StoredDevice] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND user_id = ? ORDER BY token", arguments: [appID, userID]
+                db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND user_id = ? AND state != 'deleted' ORDER BY token",
+                arguments: [appID, userID]
             ).map(Self.device(from:))
         }
     }
@@ -152,7 +155,12 @@ public final class SQLiteStore: HeraldStore {
     public func deleteDevice(appID: String, token: String) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM device_tags WHERE app_id = ? AND token = ?", arguments: [appID, token])
-            try db.execute(sql: "DELETE FROM devices WHERE app_id = ? AND token = ?", arguments: [appID, token])
+            // The row stays, marked deleted, for the deliveries that point at it; a new
+            // registration of the token revives it.
+            try db.execute(
+                sql: "UPDATE devices SET state = 'deleted', state_reason = NULL, state_changed_at = ? WHERE app_id = ? AND token = ? AND state != 'deleted'",
+                arguments: [Date().timeIntervalSince1970, appID, token]
+            )
             return db.changesCount > 0
         }
     }
