@@ -144,4 +144,49 @@ struct SQLiteStoreTests {
         #expect(try await second.claim(owner: "b", limit: 10, lease: 30, now: now).map(\.token) == ["aa01"])
         try await second.close()
     }
+
+    @Test("a fan-out cut short by a crash is finished at the next start: every device queued once, the audience counted")
+    func finishesAnInterruptedFanOut() async throws {
+        let path = try newPath()
+        let devices = 12_000  // three chunks
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        _ = try await store.upsertDevices((0..<devices).map { index in
+            StoredDevice(appID: "a1", token: String(format: "%08x", index) + String(repeating: "ab", count: 28), environment: .development, registeredAt: now)
+        })
+        let sent = try await store.enqueue(
+            StoredNotification(id: "n1", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
+        ).notification
+        #expect(sent.audienceSize == devices)
+        try await store.close()
+
+        // What a crash after the first chunk leaves: one chunk queued, the cursor at its last
+        // token, the audience not counted yet.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM deliveries WHERE id >= (SELECT MIN(id) FROM deliveries) + 5000")
+            try db.execute(sql: """
+                UPDATE notifications SET body = replace(body, '"audienceSize":\(devices)', '"audienceSize":0'),
+                    fanout_after = (SELECT d.token FROM deliveries q JOIN devices d ON d.id = q.device ORDER BY q.id DESC LIMIT 1)
+                """)
+        }
+        try queue.close()
+
+        let restarted = try SQLiteStore(path: path)
+        try await restarted.migrate()
+        #expect(try await restarted.counts(notificationID: "n1").queued == 5_000)
+        try await restarted.prepareToDeliver()
+        #expect(try await restarted.counts(notificationID: "n1").queued == devices)
+        #expect(try await restarted.notification(appID: "a1", id: "n1")?.audienceSize == devices)
+        try await restarted.close()
+        let check = try DatabaseQueue(path: path)
+        let (distinct, unfinished) = try await check.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT device) FROM deliveries") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notifications WHERE fanout_after IS NOT NULL") ?? 0
+            )
+        }
+        #expect(distinct == devices && unfinished == 0)
+        try check.close()
+    }
 }

@@ -23,6 +23,12 @@ import Testing
         ]
         var server = try await ServeProcess.start(arguments)
         defer { server.process.stop() }
+        // A second server on the same file would send the same rows (SQLite leases live in the
+        // process): it refuses to start. (It is given the first one's port, so that without
+        // the lock it would still stop, on the port, and not be left running. After the SIGKILL
+        // below the lock is free again.)
+        let second = try HeraldCLI.run(["serve", "--port", "\(server.port)"] + arguments)
+        #expect(second.status != 0 && second.stderr.contains("another process is delivering from this SQLite database"), "\(second.stderr)")
         let adminKey = try #require(server.adminKey)
         // A rate limit makes the broadcast take a few seconds, so the kill lands in its middle.
         let app = try await server.createApp(adminKey: adminKey, extra: #", "rateLimit": 1000"#)
