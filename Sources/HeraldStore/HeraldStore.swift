@@ -4,7 +4,8 @@ import Foundation
 /// and schedules. ``SQLiteStore`` (one file, the default) and ``PostgresStore`` (several server
 /// processes on one database) implement it and pass the same test suite.
 ///
-/// Every method is one transaction. Methods that take an `appID` never see another app's rows.
+/// Every method is one transaction, except ``enqueue(_:idempotentSince:)`` on SQLite, which
+/// queues a large audience in chunks. Methods that take an `appID` never see another app's rows.
 public protocol HeraldStore: Sendable {
     /// Creates the tables and indexes that do not exist yet, and brings a file or schema written
     /// by an earlier Herald up to date (keeping its rows).
@@ -49,8 +50,10 @@ public protocol HeraldStore: Sendable {
     /// process on the same file fails with ``StoreError/deliveryLockHeld(_:)`` instead of sending
     /// the same rows.
     func prepareToDeliver() async throws
-    /// Stores a notification and queues one delivery per device of its audience, in one
-    /// transaction and without loading the audience into memory. With an idempotency key used
+    /// Stores a notification and queues one delivery per device of its audience, without
+    /// loading the audience into memory: in one transaction (PostgreSQL), or in chunks that
+    /// workers start on at once, finished after a crash by ``prepareToDeliver()`` (SQLite). It
+    /// returns when every delivery is queued. With an idempotency key used
     /// by the same app since `idempotentSince`, nothing is stored and the earlier one is returned.
     func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome
     func notification(appID: String, id: String) async throws -> StoredNotification?
