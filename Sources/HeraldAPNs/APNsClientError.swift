@@ -20,4 +20,33 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
         case .shutDown: "the client was shut down"
         }
     }
+
+    /// A short, fixed name for why there was no answer, for reports and metric labels (the
+    /// detail, with addresses and library errors, belongs in the log): `Timeout`,
+    /// `ConnectionFailed`, `TLSFailure`, `ConnectionLost`, `CredentialsUnusable` or `ClientShutDown`.
+    public var reasonCode: String {
+        switch self {
+        case .timeout: "Timeout"
+        case .connectionFailed(let why): Self.isTLSFailure(why) ? "TLSFailure" : "ConnectionFailed"
+        case .connectionLost: "ConnectionLost"
+        case .credentials: "CredentialsUnusable"
+        case .shutDown: "ClientShutDown"
+        }
+    }
+
+    /// Whether sending again later can succeed: every transport failure can (APNs or the network
+    /// may come back); unusable credentials cannot until they are replaced.
+    public var isTransient: Bool {
+        if case .credentials = self { return false }
+        return true
+    }
+
+    /// Every code ``reasonCode`` can be.
+    public static let reasonCodes: Set<String> = ["Timeout", "ConnectionFailed", "TLSFailure", "ConnectionLost", "CredentialsUnusable", "ClientShutDown"]
+
+    /// TLS failures reach the client as NIOSSL's or BoringSSL's errors, by name.
+    private static func isTLSFailure(_ why: String) -> Bool {
+        let lowered = why.lowercased()
+        return ["nioss", "ssl", "tls", "handshake", "certificate"].contains { lowered.contains($0) }
+    }
 }

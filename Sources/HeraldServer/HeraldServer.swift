@@ -23,6 +23,7 @@ public final class HeraldServer: Sendable {
     let routes: APNsRoutes
     let worker: DeliveryWorker
     let scheduler: Scheduler
+    let monitor: HealthMonitor
     let keys: APIKeys
     let linter = PayloadLinter()
 
@@ -32,6 +33,7 @@ public final class HeraldServer: Sendable {
         self.sandbox = sandbox
         self.routes = routes
         keys = APIKeys(store: store)
+        monitor = HealthMonitor(store: store, clock: configuration.clock, logger: configuration.logger, timeout: configuration.storeTimeout)
         let worker = DeliveryWorker(store: store, configuration: configuration, routes: routes, metrics: metrics)
         self.worker = worker
         let metrics = metrics
@@ -45,8 +47,7 @@ public final class HeraldServer: Sendable {
     /// Migrates the store and starts the sandbox (if configured); the API and workers start with
     /// ``run()`` (or ``application()`` for tests).
     public static func start(store: any HeraldStore, configuration: ServerConfiguration) async throws -> HeraldServer {
-        try await store.migrate()
-        try await store.prepareToDeliver()
+        try await prepare(store, configuration: configuration)
         var sandbox: Sandbox?
         var endpoint: APNsRoutes.SandboxEndpoint?
         switch configuration.sandbox {
@@ -70,6 +71,50 @@ public final class HeraldServer: Sendable {
         return HeraldServer(store: store, configuration: configuration, sandbox: sandbox, routes: routes)
     }
 
+    /// Migrates the store and readies it to deliver, trying again while it cannot be reached
+    /// (a warning per attempt) for up to ``ServerConfiguration/startupTimeout``, then failing
+    /// with the last error. Errors that waiting cannot fix (a second process on a SQLite file,
+    /// a newer layout) fail at once.
+    static func prepare(_ store: any HeraldStore, configuration: ServerConfiguration) async throws {
+        let giveUp = ContinuousClock.now + configuration.startupTimeout
+        var attempt = 0
+        var pause = Duration.milliseconds(500)
+        while true {
+            attempt += 1
+            let race = DeadlineRace<Void>()
+            let work = Task {
+                do {
+                    try await store.migrate()
+                    try await store.prepareToDeliver()
+                    race.finish(.success(()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            }
+            let timer = Task {
+                try await Task.sleep(for: configuration.storeTimeout)
+                race.finish(.failure(ServerError.configuration("no answer within \(configuration.storeTimeout.inSeconds) s")))
+                work.cancel()
+            }
+            let result = await race.result()
+            timer.cancel()
+            do {
+                return try result.get()
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                guard ContinuousClock.now + pause < giveUp else {
+                    throw ServerError.configuration(
+                        "the store could not be reached in \(attempt) attempts over \(configuration.startupTimeout.inSeconds) s: \(error)"
+                    )
+                }
+                configuration.logger.warning("cannot reach the store; trying again", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(5))
+            }
+        }
+    }
+
     /// Creates the admin key when there is none; returns its secret then (shown once), else nil.
     public func bootstrapAdminKey() async throws -> String? {
         guard try await store.keys(appID: nil).isEmpty else { return nil }
@@ -81,7 +126,7 @@ public final class HeraldServer: Sendable {
         Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "herald"),
-            services: [worker, scheduler],
+            services: [worker, scheduler, monitor],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
         )

@@ -30,8 +30,16 @@ public struct ServerConfiguration: Sendable {
     public var workers: Int
     /// Deliveries claimed per batch.
     public var batchSize: Int
-    /// How long a claimed batch stays leased; a dead node's work is taken over after it.
+    /// How long a claimed batch stays leased; a live node renews its leases every quarter of
+    /// it, so a dead node's work is taken over within about this long.
     public var lease: TimeInterval
+    /// How deliveries that fail for a passing reason are retried, and for how long.
+    public var retry: RetrySchedule
+    /// API calls that need the store answer 503 after this long without it; `/ready` gives the
+    /// store this long to answer its check.
+    public var storeTimeout: Duration
+    /// How long start-up waits for an unreachable store before it gives up.
+    public var startupTimeout: Duration
     /// How often idle workers look at the queue (they are also woken by each send).
     public var pollInterval: Duration
     /// HTTP/2 connections per app and environment, and streams per connection.
@@ -48,7 +56,9 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bodyLimit: Int = 1 << 20, idempotencyWindow: TimeInterval = 86_400,
-        nodeID: String = ServerConfiguration.defaultNodeID(), workers: Int = 4, batchSize: Int = 1000, lease: TimeInterval = 60,
+        nodeID: String = ServerConfiguration.defaultNodeID(), workers: Int = 4, batchSize: Int = 1000, lease: TimeInterval = 10,
+        retry: RetrySchedule = RetrySchedule(), storeTimeout: Duration = .seconds(5),
+        startupTimeout: Duration = .seconds(60),
         pollInterval: Duration = .milliseconds(250), apnsConnections: Int = 4, apnsStreams: Int = 100,
         sandbox: SandboxRoute = .inProcess(adminPort: nil), schedulerInterval: Duration = .seconds(1), waitLimit: Int = 100,
         waitTimeout: Duration = .seconds(30), clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "herald.serve")
@@ -61,6 +71,9 @@ public struct ServerConfiguration: Sendable {
         self.workers = workers
         self.batchSize = batchSize
         self.lease = lease
+        self.retry = retry
+        self.storeTimeout = storeTimeout
+        self.startupTimeout = startupTimeout
         self.pollInterval = pollInterval
         self.apnsConnections = apnsConnections
         self.apnsStreams = apnsStreams

@@ -62,8 +62,15 @@ public protocol HeraldStore: Sendable {
     /// Takes up to `limit` queued deliveries that nobody holds (or whose lease ended before
     /// `now`), leasing them to `owner` until `now + lease`. Each is handed to one caller at a time.
     func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery]
-    /// Records what became of claimed deliveries.
+    /// Records what became of claimed deliveries: finished ones leave the queue; ones with a
+    /// `retryAt` stay queued and are not claimed before it.
     func record(_ outcomes: [DeliveryOutcome]) async throws
+    /// Extends every lease `owner` holds to `until`: a live node's heartbeat, so that short
+    /// leases end soon after a node dies and never while it works.
+    func renewLeases(owner: String, until: Date) async throws
+    /// The queue at a glance, for readiness: deliveries queued, those waiting for a retry, and
+    /// when the oldest was queued.
+    func queueSummary(now: Date) async throws -> QueueSummary
     /// Gives back the leases `owner` still holds (graceful shutdown).
     func releaseLeases(owner: String) async throws
     /// Deliveries still queued, leased or not.

@@ -7,9 +7,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The SQLite file was written by a newer Herald: its layout version, and the newest this
     /// one knows.
     case newerLayout(Int, known: Int)
-    /// Another process delivers from this SQLite file (it holds the lock file at the path).
+    /// Another process delivers from this SQLite file (it holds the lock on the file at the path).
     case deliveryLockHeld(String)
-    /// The SQLite delivery lock file at the path could not be opened or locked.
+    /// The SQLite file at the path could not be opened or locked for delivery.
     case deliveryLock(String, reason: String)
 
     /// The URL without the password between `:` and `@`.
@@ -27,7 +27,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .newerLayout(let found, let known):
             "the SQLite database has layout version \(found), written by a newer Herald; this one reads up to version \(known)"
         case .deliveryLockHeld(let path):
-            "another process is delivering from this SQLite database (it holds \(path)); one process serves a SQLite file, use PostgreSQL (--postgres) to run several"
+            "another process is delivering from this SQLite database (it holds the lock on \(path)); one process serves a SQLite file, use PostgreSQL (--postgres) to run several"
         case .deliveryLock(let path, let reason): "could not lock \(path): \(reason)"
         }
     }

@@ -70,7 +70,10 @@ struct AppAPITests {
                 "teamId": "TEAM123456", "credentials": ["production": ["p8": pem, "keyId": "KEY1234567"]], "rateLimit": 500,
             ])
             #expect(patched.status == 200)
-            #expect((patched["credentials"] as? [String: String]) == ["production": "p8 key KEY1234567", "development": "sandbox"])
+            #expect((patched["credentials"] as? [String: String]) == ["production": "p8 key KEY1234567", "development": "none"])
+            // Only an app without any Apple credentials goes to the sandbox: this one's development
+            // notifications would fail with NoCredentials, and the app says so.
+            #expect((patched["destinations"] as? [String: String]) == ["production": "apple", "development": "none"])
             #expect(!patched.text.contains("PRIVATE KEY"))
             let broken = try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["credentials": ["development": ["p8": "nonsense", "keyId": "KEY1234567"]]])
             #expect(broken.status == 400)

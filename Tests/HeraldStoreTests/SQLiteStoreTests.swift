@@ -96,7 +96,7 @@ struct SQLiteStoreTests {
         // The dead node's lease is not carried over: the queued row is claimed at once, and
         // keeps its id and its attempt.
         let claimed = try await store.claim(owner: "n", limit: 10, lease: 30, now: now)
-        #expect(claimed == [ClaimedDelivery(id: 8, notificationID: "n1", appID: "a1", token: "aa02", environment: .development, locale: "fr-FR", attempts: 2)])
+        #expect(claimed == [ClaimedDelivery(id: 8, notificationID: "n1", appID: "a1", token: "aa02", environment: .development, locale: "fr-FR", attempts: 2, queuedAt: now)])
         try await store.record([DeliveryOutcome(id: 8, state: .sent, status: 200, finishedAt: now)])
         counts = try await store.counts(notificationID: "n1")
         #expect(counts.sent == 3 && counts.queued == 0)
@@ -117,7 +117,7 @@ struct SQLiteStoreTests {
         try await queue.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
         try queue.close()
         let store = try SQLiteStore(path: path)
-        await #expect(throws: StoreError.newerLayout(99, known: 2)) { try await store.migrate() }
+        await #expect(throws: StoreError.newerLayout(99, known: 3)) { try await store.migrate() }
         try await store.close()
         let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == 99)
@@ -134,8 +134,8 @@ struct SQLiteStoreTests {
         _ = try await second.enqueue(
             StoredNotification(id: "n1", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
         )
-        await #expect(throws: StoreError.deliveryLockHeld(path + "-delivery-lock")) { try await second.prepareToDeliver() }
-        await #expect(throws: StoreError.deliveryLockHeld(path + "-delivery-lock")) {
+        await #expect(throws: StoreError.deliveryLockHeld(path)) { try await second.prepareToDeliver() }
+        await #expect(throws: StoreError.deliveryLockHeld(path)) {
             try await second.claim(owner: "b", limit: 10, lease: 30, now: now)
         }
         #expect(try await first.claim(owner: "a", limit: 10, lease: 30, now: now).map(\.token) == ["aa01"])
@@ -143,6 +143,35 @@ struct SQLiteStoreTests {
         // The first process is gone, and its lease with it.
         #expect(try await second.claim(owner: "b", limit: 10, lease: 30, now: now).map(\.token) == ["aa01"])
         try await second.close()
+    }
+
+    @Test("the delivery lock is on the file, not the path: a store reached through a symlink or a hard link cannot deliver either")
+    func deliveryLockThroughLinks() async throws {
+        let path = try newPath()
+        let first = try SQLiteStore(path: path)
+        try await first.migrate()
+        try await first.prepareToDeliver()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let symlink = folder.appendingPathComponent("through-a-symlink.sqlite").path
+        let hardLink = folder.appendingPathComponent("through-a-hard-link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: path)
+        try FileManager.default.linkItem(atPath: path, toPath: hardLink)
+        for other in [symlink, hardLink] {
+            let second = try SQLiteStore(path: other)
+            await #expect(throws: StoreError.deliveryLockHeld(other)) { try await second.prepareToDeliver() }
+            try await second.close()
+        }
+        try await first.close()
+    }
+
+    @Test("a new database file is readable by its owner only")
+    func newFileIsPrivate() async throws {
+        let path = try newPath()
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try await store.close()
     }
 
     @Test("a fan-out cut short by a crash is finished at the next start: every device queued once, the audience counted")

@@ -209,6 +209,46 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("a delivery to retry stays queued, is not claimed before its time, shows why and when; renewed leases hold", arguments: StoreBackend.available)
+    func retriesAndRenewedLeases(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            for index in 0..<4 { _ = try await store.upsertDevice(device("a1", String(format: "aa%02d", index))) }
+            let sent = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now).notification
+            try await store.prepareToDeliver()
+            let claimed = try await store.claim(owner: "n1", limit: 10, lease: 5, now: now)
+            #expect(claimed.count == 4)
+            // Two failed for a passing reason (one attempted, one put back unsent), one was sent;
+            // the fourth is still held, its lease renewed by the live node.
+            let retryAt = now.addingTimeInterval(20)
+            try await store.record([
+                .retry(id: claimed[0].id, at: retryAt, reason: "ConnectionFailed", now: now),
+                .retry(id: claimed[1].id, at: retryAt, reason: "ConnectionFailed", now: now, attempted: false),
+                DeliveryOutcome(id: claimed[2].id, state: .sent, status: 200, finishedAt: now),
+            ])
+            try await store.renewLeases(owner: "n1", until: now.addingTimeInterval(30))
+            #expect(try await store.claim(owner: "n2", limit: 10, lease: 5, now: now.addingTimeInterval(10)).isEmpty)
+            let counts = try await store.counts(notificationID: sent.id)
+            #expect(counts.queued == 3 && counts.sent == 1 && counts.failed == 0)
+            #expect(counts.retryingByReason == ["ConnectionFailed": 2])
+            let summary = try await store.queueSummary(now: now)
+            #expect(summary.depth == 3 && summary.retrying == 2 && summary.oldestQueuedAt == now)
+            let records = try await store.deliveries(notificationID: sent.id, limit: 10)
+            let first = try #require(records.first { $0.token == claimed[0].token })
+            #expect(first.state == .queued && first.reason == "ConnectionFailed" && first.nextAttemptAt == retryAt && first.attempts == 1)
+            #expect(records.first { $0.token == claimed[1].token }?.attempts == 0)
+
+            // Due again: claimed with the attempts counted so far.
+            let again = try await store.claim(owner: "n2", limit: 10, lease: 5, now: retryAt.addingTimeInterval(1))
+            #expect(Set(again.map(\.id)) == [claimed[0].id, claimed[1].id])
+            #expect(again.first { $0.id == claimed[0].id }?.attempts == 2)
+            try await store.record(again.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: retryAt) })
+            let after = try await store.deliveries(notificationID: sent.id, limit: 10).first { $0.token == claimed[0].token }
+            #expect(after?.state == .sent && after?.reason == nil && after?.nextAttemptAt == nil)
+            // The renewed lease ends at last (its node died): the row is taken over.
+            #expect(try await store.claim(owner: "n2", limit: 10, lease: 5, now: now.addingTimeInterval(31)).map(\.id) == [claimed[3].id])
+        }
+    }
+
     @Test("bulk registration in one call; a batch's outcomes, runs of plain sends among others, are each recorded", arguments: StoreBackend.available)
     func bulkRegistrationAndRecordedRuns(backend: StoreBackend) async throws {
         try await withStore(backend) { store in

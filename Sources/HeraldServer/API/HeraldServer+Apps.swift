@@ -12,12 +12,12 @@ extension HeraldServer {
         try await store.insertApp(app)
         let (key, secret) = try await keys.create(appID: app.id, now: configuration.clock.now)
         configuration.logger.info("app created", metadata: ["app": "\(app.id)", "bundle": "\(app.bundleID)"])
-        return try JSONBody.response(CreatedAppView(app: AppView(app), apiKey: KeyView(key, secret: secret)), status: .created)
+        return try JSONBody.response(CreatedAppView(app: AppView(app, routes: routes), apiKey: KeyView(key, secret: secret)), status: .created)
     }
 
     func listApps(_ request: Request) async throws -> Response {
         _ = try await keys.admin(request)
-        return try JSONBody.response(["apps": try await store.apps().map(AppView.init)])
+        return try JSONBody.response(["apps": try await store.apps().map { AppView($0, routes: routes) }])
     }
 
     /// The app, for the admin key or the app's own key; any other key sees 404.
@@ -30,7 +30,7 @@ extension HeraldServer {
     }
 
     func showApp(_ request: Request, id: String) async throws -> Response {
-        try JSONBody.response(AppView(try await visibleApp(request, id: id)))
+        try JSONBody.response(AppView(try await visibleApp(request, id: id), routes: routes))
     }
 
     func updateApp(_ request: Request, id: String) async throws -> Response {
@@ -40,7 +40,7 @@ extension HeraldServer {
         try input.apply(to: &app)
         try await store.updateApp(app)
         worker.appChanged(id)
-        return try JSONBody.response(AppView(app))
+        return try JSONBody.response(AppView(app, routes: routes))
     }
 
     func createKey(_ request: Request, appID: String) async throws -> Response {

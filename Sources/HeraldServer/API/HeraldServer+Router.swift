@@ -3,41 +3,46 @@ import HTTPTypes
 import Hummingbird
 
 extension HeraldServer {
-    /// Every route of the API. `/openapi.json` describes the same list (a test keeps them in step).
+    /// Every route of the API. Calls under `/v1` answer 503 when the store does not answer in
+    /// time (``withStoreDeadline(_:)``); operations endpoints answer from memory. `/openapi.json` describes the same list (a test keeps them in step).
     func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: configuration.logger, metrics: metrics))
 
-        router.get("/health") { _, _ in try await self.health() }
-        router.get("/metrics") { _, _ in try await self.prometheus() }
+        router.get("/health") { _, _ in try self.health() }
+        router.get("/ready") { _, _ in try self.readiness() }
+        router.get("/metrics") { _, _ in self.prometheus() }
         router.get("/openapi.json") { _, _ in try self.openAPI() }
 
-        router.post("/v1/apps") { request, _ in try await self.createApp(request) }
-        router.get("/v1/apps") { request, _ in try await self.listApps(request) }
-        router.get("/v1/apps/:app") { request, context in try await self.showApp(request, id: context.parameters.require("app")) }
-        router.patch("/v1/apps/:app") { request, context in try await self.updateApp(request, id: context.parameters.require("app")) }
-        router.post("/v1/apps/:app/keys") { request, context in try await self.createKey(request, appID: context.parameters.require("app")) }
-        router.get("/v1/apps/:app/keys") { request, context in try await self.listKeys(request, appID: context.parameters.require("app")) }
+        router.post("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.createApp(request) } }
+        router.get("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.listApps(request) } }
+        router.get("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.showApp(request, id: context.parameters.require("app")) } }
+        router.patch("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.updateApp(request, id: context.parameters.require("app")) } }
+        router.post("/v1/apps/:app/keys") { request, context in try await self.withStoreDeadline { try await self.createKey(request, appID: context.parameters.require("app")) } }
+        router.get("/v1/apps/:app/keys") { request, context in try await self.withStoreDeadline { try await self.listKeys(request, appID: context.parameters.require("app")) } }
         router.delete("/v1/apps/:app/keys/:key") { request, context in
-            try await self.deleteKey(request, appID: context.parameters.require("app"), keyID: context.parameters.require("key"))
+            try await self.withStoreDeadline { try await self.deleteKey(request, appID: context.parameters.require("app"), keyID: context.parameters.require("key")) }
         }
 
-        router.get("/v1/devices") { request, _ in try await self.listDevices(request) }
-        router.put("/v1/devices/:token") { request, context in try await self.registerDevice(request, token: context.parameters.require("token")) }
-        router.get("/v1/devices/:token") { request, context in try await self.showDevice(request, token: context.parameters.require("token")) }
-        router.delete("/v1/devices/:token") { request, context in try await self.unregisterDevice(request, token: context.parameters.require("token")) }
+        router.get("/v1/devices") { request, _ in try await self.withStoreDeadline { try await self.listDevices(request) } }
+        router.put("/v1/devices/:token") { request, context in try await self.withStoreDeadline { try await self.registerDevice(request, token: context.parameters.require("token")) } }
+        router.get("/v1/devices/:token") { request, context in try await self.withStoreDeadline { try await self.showDevice(request, token: context.parameters.require("token")) } }
+        router.delete("/v1/devices/:token") { request, context in try await self.withStoreDeadline { try await self.unregisterDevice(request, token: context.parameters.require("token")) } }
         router.get("/v1/devices/:token/deliveries") { request, context in
-            try await self.deviceDeliveries(request, token: context.parameters.require("token"))
+            try await self.withStoreDeadline { try await self.deviceDeliveries(request, token: context.parameters.require("token")) }
         }
 
-        router.post("/v1/notifications") { request, _ in try await self.send(request) }
-        router.get("/v1/notifications/:id") { request, context in try await self.report(request, id: context.parameters.require("id")) }
+        // A send may wait for its outcomes (`wait=true`): it gets that long on top.
+        router.post("/v1/notifications") { request, _ in
+            try await self.withStoreDeadline(extra: self.configuration.waitTimeout) { try await self.send(request) }
+        }
+        router.get("/v1/notifications/:id") { request, context in try await self.withStoreDeadline { try await self.report(request, id: context.parameters.require("id")) } }
 
-        router.post("/v1/schedules") { request, _ in try await self.saveSchedule(request, id: nil) }
-        router.get("/v1/schedules") { request, _ in try await self.listSchedules(request) }
-        router.get("/v1/schedules/:id") { request, context in try await self.showSchedule(request, id: context.parameters.require("id")) }
-        router.put("/v1/schedules/:id") { request, context in try await self.saveSchedule(request, id: context.parameters.require("id")) }
-        router.delete("/v1/schedules/:id") { request, context in try await self.cancelSchedule(request, id: context.parameters.require("id")) }
+        router.post("/v1/schedules") { request, _ in try await self.withStoreDeadline { try await self.saveSchedule(request, id: nil) } }
+        router.get("/v1/schedules") { request, _ in try await self.withStoreDeadline { try await self.listSchedules(request) } }
+        router.get("/v1/schedules/:id") { request, context in try await self.withStoreDeadline { try await self.showSchedule(request, id: context.parameters.require("id")) } }
+        router.put("/v1/schedules/:id") { request, context in try await self.withStoreDeadline { try await self.saveSchedule(request, id: context.parameters.require("id")) } }
+        router.delete("/v1/schedules/:id") { request, context in try await self.withStoreDeadline { try await self.cancelSchedule(request, id: context.parameters.require("id")) } }
         return router
     }
 }

@@ -45,6 +45,39 @@ final class APNsRoutes: Sendable {
         return String((0..<10).map { _ in alphabet.randomElement()! })
     }
 
+    /// Where a route's notifications go.
+    enum Route {
+        case client(APNsClient)
+        /// Nowhere: the text says why (for the log; reports say `NoCredentials`).
+        case unavailable(String)
+    }
+
+    /// The route for `app` in `environment`. The sandbox takes an app's notifications only when
+    /// the app has no Apple credentials at all: an app with a credential for one environment
+    /// and not the other is misconfigured, and its notifications for the other must not look
+    /// delivered.
+    func route(for app: StoredApp, environment: APNsEnvironment) -> Route {
+        if app.credential(for: environment) == nil {
+            if !app.credentials.isEmpty {
+                return .unavailable("the app has Apple credentials, but none for \(environment); add them, or register the device in the other environment")
+            }
+            if sandbox == nil { return .unavailable("the app has no Apple credentials and this server has no sandbox (--no-sandbox)") }
+        }
+        do {
+            guard let client = try client(for: app, environment: environment) else { return .unavailable("no route to APNs") }
+            return .client(client)
+        } catch {
+            return .unavailable("the app's \(environment) credentials cannot be used: \(error)")
+        }
+    }
+
+    /// Where `app`'s notifications for `environment` go, for people: `apple` (with its
+    /// credential), `sandbox` or `none`.
+    func destination(for app: StoredApp, environment: APNsEnvironment) -> String {
+        if app.credential(for: environment) != nil { return "apple" }
+        return app.credentials.isEmpty && sandbox != nil ? "sandbox" : "none"
+    }
+
     /// The client for `app` in `environment`, or `nil` when it has no credential and there is
     /// no sandbox.
     func client(for app: StoredApp, environment: APNsEnvironment) throws -> APNsClient? {

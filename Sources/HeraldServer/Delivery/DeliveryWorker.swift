@@ -7,19 +7,31 @@ import ServiceLifecycle
 import Synchronization
 
 /// Takes queued deliveries from the store in batches, sends them through HeraldAPNs and records
-/// every outcome. Several batches are in flight at once; on graceful shutdown the workers stop
-/// claiming, finish what they hold and give back their leases.
+/// every outcome as it comes in (``OutcomeRecorder``). Several batches are in flight at once.
+///
+/// Faults: a delivery that fails for a passing reason (no answer, 429, 500, 503) stays queued
+/// and is retried with back-off (``RetrySchedule``); a route to APNs that keeps failing is
+/// paused by its circuit breaker (``APNsCircuits``) and probed until it answers. A heartbeat
+/// renews this node's leases, so they can be short: a dead node's deliveries are taken over
+/// within a lease. On graceful shutdown the workers stop claiming, finish what they hold,
+/// record it and give back their leases.
 final class DeliveryWorker: Service, Sendable {
     let store: any HeraldStore
     let configuration: ServerConfiguration
     let routes: APNsRoutes
     let metrics: ServerMetrics
+    let circuits = APNsCircuits()
+    let recorder: OutcomeRecorder
     let wake = WakeSignal()
     private let limiter = RateLimiter()
     private let apps = Mutex<[String: StoredApp]>([:])
     private let messages = Mutex<[String: PreparedMessage]>([:])
+    /// The last heartbeat that renewed this node's leases: when it started, and until when.
+    private let renewal = Mutex<(started: Date, until: Date)?>(nil)
     private let webhook: FeedbackWebhook
     private var logger: Logger { configuration.logger }
+    /// Workers do not claim while more outcomes than this wait to be written.
+    var recordBacklogLimit: Int { 2 * configuration.workers * configuration.batchSize }
 
     /// A notification's message with its payloads serialized once.
     struct PreparedMessage: Sendable {
@@ -35,6 +47,7 @@ final class DeliveryWorker: Service, Sendable {
         self.configuration = configuration
         self.routes = routes
         self.metrics = metrics
+        recorder = OutcomeRecorder(store: store, logger: configuration.logger, clock: configuration.clock)
         webhook = FeedbackWebhook(logger: configuration.logger)
     }
 
@@ -44,10 +57,18 @@ final class DeliveryWorker: Service, Sendable {
     }
 
     func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<configuration.workers {
-                group.addTask { await self.loop() }
+        await withTaskGroup(of: Void.self) { services in
+            services.addTask { await self.recorder.run() }
+            services.addTask { await self.heartbeat() }
+            await withTaskGroup(of: Void.self) { workers in
+                for _ in 0..<configuration.workers {
+                    workers.addTask { await self.loop() }
+                }
             }
+            // Every worker has stopped: write what they were answered, then stop beating.
+            recorder.stop()
+            await services.next()
+            services.cancelAll()
         }
         do {
             try await store.releaseLeases(owner: configuration.nodeID)
@@ -56,11 +77,38 @@ final class DeliveryWorker: Service, Sendable {
         }
     }
 
+    /// Renews this node's leases every quarter lease while it runs.
+    private func heartbeat() async {
+        let every = Duration.milliseconds(Int(configuration.lease * 250))
+        var failing = false
+        while !Task.isCancelled {
+            try? await Task.sleep(for: every)
+            if Task.isCancelled { return }
+            let started = configuration.clock.now
+            let until = started.addingTimeInterval(configuration.lease)
+            do {
+                try await store.renewLeases(owner: configuration.nodeID, until: until)
+                renewal.withLock { $0 = (started, until) }
+                if failing { logger.notice("leases are renewed again") }
+                failing = false
+            } catch {
+                if !failing { logger.warning("cannot renew this node's leases; sending stops when they end", metadata: ["error": "\(error)"]) }
+                failing = true
+            }
+        }
+    }
+
     private func loop() async {
-        var batch = ClaimedBatch(deliveries: [], leaseEnds: .distantPast)
+        var batch = ClaimedBatch.empty
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 if batch.deliveries.isEmpty {
+                    // Outcomes the store has not taken yet hold their rows: claiming more would
+                    // only send more that cannot be recorded.
+                    if recorder.backlog > recordBacklogLimit {
+                        await cancelWhenGracefulShutdown { try? await Task.sleep(for: .milliseconds(100)) }
+                        continue
+                    }
                     batch = try await claim()
                     if batch.deliveries.isEmpty {
                         await cancelWhenGracefulShutdown { await self.wake.wait(timeout: self.configuration.pollInterval) }
@@ -70,35 +118,45 @@ final class DeliveryWorker: Service, Sendable {
                 // A full batch means more may be waiting: the next one is claimed while this one
                 // is on its way, so APNs never waits for the store. (Claimed rows left over at
                 // shutdown are given back with the others.)
-                let more = batch.deliveries.count == configuration.batchSize
-                async let following = more ? claim() : ClaimedBatch(deliveries: [], leaseEnds: .distantPast)
-                try await deliver(batch.deliveries, leaseEnds: batch.leaseEnds)
+                let more = batch.deliveries.count == configuration.batchSize && recorder.backlog <= recordBacklogLimit
+                async let following = more ? claim() : ClaimedBatch.empty
+                try await deliver(batch)
                 batch = try await following
             } catch {
                 logger.error("delivery batch failed: \(error)")
-                batch = ClaimedBatch(deliveries: [], leaseEnds: .distantPast)
+                batch = .empty
                 try? await Task.sleep(for: .seconds(1))
             }
         }
     }
 
-    /// Claimed deliveries and when their lease ends.
-    private struct ClaimedBatch {
+    /// Claimed deliveries, when the claim came back and when their lease ends.
+    struct ClaimedBatch: Sendable {
         var deliveries: [ClaimedDelivery]
+        var claimedAt: Date
         var leaseEnds: Date
+
+        static let empty = ClaimedBatch(deliveries: [], claimedAt: .distantPast, leaseEnds: .distantPast)
     }
 
     private func claim() async throws -> ClaimedBatch {
         let now = configuration.clock.now
         let deliveries = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: now)
-        return ClaimedBatch(deliveries: deliveries, leaseEnds: now.addingTimeInterval(configuration.lease))
+        return ClaimedBatch(deliveries: deliveries, claimedAt: configuration.clock.now, leaseEnds: now.addingTimeInterval(configuration.lease))
+    }
+
+    /// When the batch's lease ends: its own, or a heartbeat's that started after it was claimed.
+    private func leaseEnd(of batch: ClaimedBatch) -> Date {
+        guard let renewal = renewal.withLock({ $0 }), renewal.started >= batch.claimedAt else { return batch.leaseEnds }
+        return max(batch.leaseEnds, renewal.until)
     }
 
     /// The deliveries of one batch that go through one APNs client.
     private struct Group {
         var app: StoredApp
         var environment: APNsEnvironment
-        var items: [(delivery: ClaimedDelivery, notification: PushNotification)] = []
+        var items: [(delivery: ClaimedDelivery, notification: PushNotification, expiration: Expiration)] = []
+        var route: APNsCircuits.Route { .init(appID: app.id, environment: environment) }
     }
 
     private struct GroupKey: Hashable {
@@ -106,32 +164,32 @@ final class DeliveryWorker: Service, Sendable {
         var environment: APNsEnvironment
     }
 
-    /// Sends one claimed batch and records the outcomes. Deliveries whose lease ends (within a
-    /// quarter of the lease) before they can be sent are left alone: another worker or node may
-    /// claim them once it has ended, and a row must not be sent by two holders.
-    func deliver(_ batch: [ClaimedDelivery], leaseEnds: Date) async throws {
+    /// Sends one claimed batch; each outcome goes to the recorder as its answer comes. Deliveries
+    /// whose lease ends (within a quarter of the lease) before they can be sent are left alone:
+    /// another worker or node may claim them once it has ended, and a row must not be sent by two
+    /// holders.
+    func deliver(_ batch: ClaimedBatch) async throws {
         let now = configuration.clock.now
-        var outcomes: [DeliveryOutcome] = []
-        outcomes.reserveCapacity(batch.count)
+        var settled: [DeliveryOutcome] = []
         // A batch is mostly one notification of one app, in runs: the app, the message and the
         // group are looked up when the run changes, not for every delivery.
         var groups: [GroupKey: Group] = [:]
         var run: (key: GroupKey, group: Group)?
         var lastApp: (id: String, app: StoredApp?)?
         var lastMessage: (id: String, message: PreparedMessage?)?
-        for delivery in batch {
+        for delivery in batch.deliveries {
             if lastApp?.id != delivery.appID { lastApp = (delivery.appID, try await app(delivery.appID)) }
             if lastMessage?.id != delivery.notificationID { lastMessage = (delivery.notificationID, try await message(delivery.notificationID)) }
             guard let storedApp = lastApp?.app, let prepared = lastMessage?.message else {
-                outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: "AppOrNotificationDeleted", finishedAt: now))
+                settled.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: "AppOrNotificationDeleted", finishedAt: now))
                 continue
             }
             if prepared.headers.expiration.hasExpired(at: now) {
-                outcomes.append(DeliveryOutcome(id: delivery.id, state: .expired, finishedAt: now))
+                settled.append(DeliveryOutcome(id: delivery.id, state: .expired, finishedAt: now))
                 continue
             }
             guard let token = try? DeviceToken(parsing: delivery.token) else {
-                outcomes.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: APNsReason.badDeviceToken.rawValue, finishedAt: now))
+                settled.append(DeliveryOutcome(id: delivery.id, state: .failed, reason: APNsReason.badDeviceToken.rawValue, finishedAt: now))
                 continue
             }
             var headers = prepared.headers
@@ -143,73 +201,165 @@ final class DeliveryWorker: Service, Sendable {
                 if let finished = run { groups[finished.key, default: Group(app: finished.group.app, environment: finished.key.environment)].items += finished.group.items }
                 run = (key, Group(app: storedApp, environment: delivery.environment))
             }
-            run?.group.items.append((delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers)))
+            run?.group.items.append((delivery, PushNotification(deviceToken: token, body: .raw(body), headers: headers), prepared.headers.expiration))
         }
         if let finished = run { groups[finished.key, default: Group(app: finished.group.app, environment: finished.key.environment)].items += finished.group.items }
-        var feedback: [String: [TokenFeedback]] = [:]
+        recorder.add(settled)
         for group in groups.values {
-            let client: APNsClient?
-            do {
-                client = try routes.client(for: group.app, environment: group.environment)
-            } catch {
-                logger.error("no APNs client for \(group.app.id) \(group.environment): \(error)")
-                client = nil
-            }
-            guard let client else {
-                outcomes += group.items.map { DeliveryOutcome(id: $0.delivery.id, state: .failed, reason: "NoCredentials", finishedAt: now) }
-                continue
-            }
-            // With a rate limit the group goes in quarter-second chunks, each sent only while
-            // the lease holds: a slow limit then makes progress every lease instead of never.
-            let chunkSize = group.app.rateLimit.map { max(1, $0 / 4) } ?? group.items.count
-            // Results come back in any order: each finds its delivery by the apns-id it asked for,
-            // once (a second result for the same id is ignored).
-            var positions: [NotificationID: Int] = [:]
-            positions.reserveCapacity(group.items.count)
-            for (position, item) in group.items.enumerated() { positions[item.notification.headers.id!] = position }
-            var answered = [Bool](repeating: false, count: group.items.count)
-            var sent: [ServerMetrics.Send] = []
-            sent.reserveCapacity(group.items.count)
-            for chunkStart in stride(from: 0, to: group.items.count, by: chunkSize) {
-                let chunk = group.items[chunkStart..<min(chunkStart + chunkSize, group.items.count)]
-                if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: chunk.count, perSecond: limit) }
-                guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnds else {
-                    logger.warning("lease ending before the send; \(group.items.count - chunkStart) deliveries are left to be claimed again")
-                    break
-                }
-                for try await result in client.send(all: ArraySequence(elements: chunk.map(\.notification))) {
-                    guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
-                    answered[position] = true
-                    let delivery = group.items[position].delivery
-                    let finished = configuration.clock.now
-                    let reason = result.reason?.rawValue ?? result.failure.map { "\($0)" }
-                    outcomes.append(DeliveryOutcome(
-                        id: delivery.id, state: result.isSuccess ? .sent : .failed, status: result.status, reason: reason,
-                        apnsID: result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }, finishedAt: finished
-                    ))
-                    sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: reason), seconds: result.latency.inSeconds))
-                    switch result.tokenAction {
-                    case .keep: break
-                    case .deactivate:
-                        feedback[group.app.id, default: []].append(TokenFeedback(
-                            appID: group.app.id, token: delivery.token, state: .unregistered, reason: reason ?? "Unregistered",
-                            timestamp: result.timestamp ?? finished
-                        ))
-                    case .flag:
-                        feedback[group.app.id, default: []].append(TokenFeedback(
-                            appID: group.app.id, token: delivery.token, state: .invalid, reason: reason ?? "BadDeviceToken", timestamp: finished
-                        ))
-                    }
-                }
-            }
-            // A delivery the client gave no result for stays leased and is sent again when the
-            // lease ends.
-            metrics.recordSends(sent)
+            try await send(group, batch: batch)
         }
-        try await store.record(outcomes)
-        for (appID, items) in feedback {
+    }
+
+    /// Sends a group's deliveries, as far as its circuit, rate limit and lease allow.
+    private func send(_ group: Group, batch: ClaimedBatch) async throws {
+        let client: APNsClient?
+        switch routes.route(for: group.app, environment: group.environment) {
+        case .client(let found):
+            client = found
+        case .unavailable(let why):
+            logger.warning("not sent: \(why)", metadata: ["app": "\(group.app.id)", "environment": "\(group.environment)"])
+            client = nil
+        }
+        guard let client else {
+            let now = configuration.clock.now
+            recorder.add(group.items.map { DeliveryOutcome(id: $0.delivery.id, state: .failed, reason: "NoCredentials", finishedAt: now) })
+            metrics.recordSends(group.items.map { _ in ServerMetrics.Send(key: .init(status: nil, reason: "NoCredentials"), seconds: 0) })
+            return
+        }
+        // With a rate limit the group goes in quarter-second chunks, each sent only while
+        // the lease holds: a slow limit then makes progress every lease instead of never.
+        let chunkSize = group.app.rateLimit.map { max(1, $0 / 4) } ?? group.items.count
+        // Results come back in any order: each finds its delivery by the apns-id it asked for,
+        // once (a second result for the same id is ignored).
+        var positions: [NotificationID: Int] = [:]
+        positions.reserveCapacity(group.items.count)
+        for (position, item) in group.items.enumerated() { positions[item.notification.headers.id!] = position }
+        var answered = [Bool](repeating: false, count: group.items.count)
+        var feedback: [TokenFeedback] = []
+        var start = 0
+        while start < group.items.count {
+            let now = configuration.clock.now
+            let end: Int
+            switch circuits.permit(group.route, now: now) {
+            case .wait(let until):
+                // APNs is known to be unreachable: the rest waits, unsent and not counted as
+                // attempted, until the circuit is probed again.
+                let reason = circuits.unwell.first { $0.route == group.route }?.breaker.lastReason ?? "ConnectionFailed"
+                recorder.add(group.items[start...].map { item in
+                    .retry(id: item.delivery.id, at: until.addingTimeInterval(Double.random(in: 0...0.5)), reason: reason, now: now, attempted: false)
+                })
+                metrics.recordRetries(reason: reason, count: group.items.count - start)
+                return
+            case .probe:
+                logger.info("probing APNs", metadata: ["app": "\(group.app.id)", "environment": "\(group.environment)"])
+                end = start + 1
+            case .send:
+                end = min(start + chunkSize, group.items.count)
+            }
+            let chunk = group.items[start..<end]
+            if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: chunk.count, perSecond: limit) }
+            guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnd(of: batch) else {
+                logger.warning("lease ending before the send; \(group.items.count - start) deliveries are left to be claimed again")
+                return
+            }
+            var outcomes: [DeliveryOutcome] = []
+            var sent: [ServerMetrics.Send] = []
+            outcomes.reserveCapacity(chunk.count)
+            sent.reserveCapacity(chunk.count)
+            var lastFlush = ContinuousClock.now
+            for try await result in client.send(all: ArraySequence(elements: chunk.map(\.notification))) {
+                guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
+                answered[position] = true
+                let item = group.items[position]
+                let (outcome, change) = judge(result, item.delivery, expiration: item.expiration, route: group.route, requested: requested)
+                outcomes.append(outcome)
+                if let change { feedback.append(change) }
+                sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: outcome.reason), seconds: result.latency.inSeconds))
+                // Outcomes go to the recorder every few milliseconds, not at the chunk's end.
+                if outcomes.count >= 256 || ContinuousClock.now - lastFlush > recorder.interval {
+                    recorder.add(outcomes)
+                    outcomes.removeAll(keepingCapacity: true)
+                    lastFlush = .now
+                }
+            }
+            recorder.add(outcomes)
+            metrics.recordSends(sent)
+            start = end
+        }
+        // A delivery the client gave no result for stays leased and is sent again when the
+        // lease ends.
+        await apply(feedback, appID: group.app.id)
+    }
+
+    /// What an APNs result makes of a delivery: sent, failed for good, or queued again for a
+    /// retry (a passing failure); and the token's new state, if the answer changes it.
+    private func judge(
+        _ result: APNsResult, _ delivery: ClaimedDelivery, expiration: Expiration, route: APNsCircuits.Route, requested: NotificationID
+    ) -> (DeliveryOutcome, TokenFeedback?) {
+        let now = configuration.clock.now
+        if result.isSuccess {
+            circuits.succeeded(route)
+            let apnsID = result.apnsID.flatMap { answered in (try? NotificationID(answered)) == requested ? nil : answered }
+            return (DeliveryOutcome(id: delivery.id, state: .sent, status: result.status, apnsID: apnsID, finishedAt: now), nil)
+        }
+        let reason = result.reason?.rawValue ?? result.failure?.reasonCode ?? "Unknown"
+        let transient: Bool
+        if let status = result.status {
+            // An answer: APNs' reason says whether sending again can succeed. 500 and 503 also
+            // say APNs is unwell; 429 is about one device and leaves the circuit alone.
+            let advice = (result.reason ?? APNsReason(rawValue: "")).retry(status: status)
+            transient = advice != .never
+            if status >= 500 {
+                noteFailure(route, reason: reason, detail: "HTTP \(status)")
+            } else {
+                circuits.succeeded(route)
+            }
+        } else {
+            transient = result.failure?.isTransient ?? true
+            noteFailure(route, reason: reason, detail: result.failure?.description ?? "no answer")
+        }
+        if transient {
+            if let next = configuration.retry.nextAttempt(
+                after: delivery.attempts, queuedAt: delivery.queuedAt, expiration: expiration, now: now, jitter: Double.random(in: 0...1)
+            ) {
+                metrics.recordRetries(reason: reason, count: 1)
+                return (.retry(id: delivery.id, at: next, reason: reason, status: result.status, now: now), nil)
+            }
+            if expiration.hasExpired(at: now.addingTimeInterval(1)) {
+                return (DeliveryOutcome(id: delivery.id, state: .expired, status: result.status, reason: reason, finishedAt: now), nil)
+            }
+        }
+        let outcome = DeliveryOutcome(id: delivery.id, state: .failed, status: result.status, reason: reason, finishedAt: now)
+        switch result.tokenAction {
+        case .keep:
+            return (outcome, nil)
+        case .deactivate:
+            return (outcome, TokenFeedback(
+                appID: delivery.appID, token: delivery.token, state: .unregistered, reason: reason, timestamp: result.timestamp ?? now
+            ))
+        case .flag:
+            return (outcome, TokenFeedback(appID: delivery.appID, token: delivery.token, state: .invalid, reason: reason, timestamp: now))
+        }
+    }
+
+    /// Counts a failure against the route; the log says when its circuit opens, with the detail
+    /// that reports leave out.
+    private func noteFailure(_ route: APNsCircuits.Route, reason: String, detail: String) {
+        if circuits.failed(route, reason: reason, now: configuration.clock.now) {
+            logger.warning(
+                "APNs unreachable; deliveries wait and are retried",
+                metadata: ["app": "\(route.appID)", "environment": "\(route.environment)", "reason": "\(reason)", "detail": "\(detail)"]
+            )
+        }
+    }
+
+    /// Applies APNs' verdicts on tokens and announces the changes to the app's webhook. A store
+    /// failure here is logged: the deliveries themselves are recorded either way.
+    private func apply(_ feedback: [TokenFeedback], appID: String) async {
+        guard !feedback.isEmpty else { return }
+        do {
             var changed: [TokenFeedback] = []
-            for item in items where try await store.applyFeedback(item) {
+            for item in feedback where try await store.applyFeedback(item) {
                 changed.append(item)
                 metrics.recordInvalidated(reason: item.reason)
             }
@@ -217,6 +367,8 @@ final class DeliveryWorker: Service, Sendable {
                 let webhook = webhook
                 Task { await webhook.announce(changed, app: app) }
             }
+        } catch {
+            logger.error("could not apply token feedback: \(error)", metadata: ["app": "\(appID)", "tokens": "\(feedback.count)"])
         }
     }
 

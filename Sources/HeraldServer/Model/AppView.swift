@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldStore
 
 /// An app as the API shows it: credentials are summarized, never returned.
@@ -7,19 +8,25 @@ struct AppView: Encodable, Sendable {
     var name: String
     var bundleId: String
     var teamId: String?
-    /// Per environment: what authenticates it, or `sandbox` when sends go to Herald's sandbox.
+    /// Per environment: what authenticates it, or `sandbox` when sends go to Herald's sandbox,
+    /// or `none`.
     var credentials: [String: String]
+    /// Per environment: where its notifications go, `apple`, `sandbox` or `none` (they fail with
+    /// `NoCredentials`).
+    var destinations: [String: String]
     var rateLimit: Int?
     var feedbackUrl: String?
     var createdAt: Date
 
-    init(_ app: StoredApp) {
+    init(_ app: StoredApp, routes: APNsRoutes) {
         id = app.id
         name = app.name
         bundleId = app.bundleID
         teamId = app.teamID
-        credentials = Dictionary(uniqueKeysWithValues: ["production", "development"].map { name in
-            (name, app.credential(for: .init(rawValue: name))?.summary ?? "sandbox")
+        let environments: [APNsEnvironment] = [.production, .development]
+        destinations = Dictionary(uniqueKeysWithValues: environments.map { ($0.rawValue, routes.destination(for: app, environment: $0)) })
+        credentials = Dictionary(uniqueKeysWithValues: environments.map { environment in
+            (environment.rawValue, app.credential(for: environment)?.summary ?? routes.destination(for: app, environment: environment))
         })
         rateLimit = app.rateLimit
         feedbackUrl = app.feedbackURL

@@ -25,8 +25,14 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public var locale: String?
     /// Attempts so far, this one included.
     public var attempts: Int
+    /// When it was queued: a delivery that keeps failing for passing reasons is retried for a
+    /// bounded time from here.
+    public var queuedAt: Date
 
-    public init(id: Int64, notificationID: String, appID: String, token: String, environment: APNsEnvironment, locale: String?, attempts: Int) {
+    public init(
+        id: Int64, notificationID: String, appID: String, token: String, environment: APNsEnvironment, locale: String?, attempts: Int, queuedAt: Date
+    ) {
+        self.queuedAt = queuedAt
         self.id = id
         self.notificationID = notificationID
         self.appID = appID
@@ -49,18 +55,35 @@ public struct DeliveryOutcome: Sendable, Hashable {
     /// notification and the token (nil: that one, or none was sent).
     public var apnsID: String?
     public var finishedAt: Date
+    /// For a delivery that stays queued (state ``DeliveryState/queued``): when it may be claimed
+    /// again. Its `reason` and `status` say why the last attempt did not go through.
+    public var retryAt: Date?
+    /// Whether the claim was an attempt: false when the delivery was put back without being
+    /// sent (APNs known to be unreachable), so its attempts are not counted up.
+    public var attempted: Bool
 
     /// A send APNs accepted with the derived apns-id: stores record runs of these with one
     /// statement.
     public var isPlainSend: Bool { state == .sent && reason == nil && apnsID == nil }
 
-    public init(id: Int64, state: DeliveryState, status: Int? = nil, reason: String? = nil, apnsID: String? = nil, finishedAt: Date) {
+    public init(
+        id: Int64, state: DeliveryState, status: Int? = nil, reason: String? = nil, apnsID: String? = nil, finishedAt: Date, retryAt: Date? = nil,
+        attempted: Bool = true
+    ) {
         self.id = id
         self.state = state
         self.status = status
         self.reason = reason
         self.apnsID = apnsID
         self.finishedAt = finishedAt
+        self.retryAt = retryAt
+        self.attempted = attempted
+    }
+
+    /// A delivery left queued, to be claimed again at `at`: `reason` is why this claim did not
+    /// deliver it.
+    public static func retry(id: Int64, at: Date, reason: String, status: Int? = nil, now: Date, attempted: Bool = true) -> DeliveryOutcome {
+        DeliveryOutcome(id: id, state: .queued, status: status, reason: reason, finishedAt: now, retryAt: at, attempted: attempted)
     }
 }
 
@@ -75,11 +98,15 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public var attempts: Int
     public var queuedAt: Date
     public var finishedAt: Date?
+    /// For a queued delivery being retried: when it is next sent (its `reason` says why the
+    /// last attempt failed).
+    public var nextAttemptAt: Date?
 
     public init(
         notificationID: String, token: String, state: DeliveryState, status: Int?, reason: String?, apnsID: String?, attempts: Int,
-        queuedAt: Date, finishedAt: Date?
+        queuedAt: Date, finishedAt: Date?, nextAttemptAt: Date? = nil
     ) {
+        self.nextAttemptAt = nextAttemptAt
         self.notificationID = notificationID
         self.token = token
         self.state = state
@@ -95,6 +122,9 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
 /// A notification's deliveries counted.
 public struct DeliveryCounts: Sendable, Hashable, Codable {
     public var queued = 0
+    /// Of the queued, those waiting to be retried after an attempt that did not go through, by
+    /// the last attempt's reason.
+    public var retryingByReason: [String: Int] = [:]
     public var sent = 0
     public var failed = 0
     public var expired = 0

@@ -30,8 +30,10 @@ enum PostgresSchema {
             id BIGSERIAL PRIMARY KEY, notification_id TEXT NOT NULL, app_id TEXT NOT NULL, token TEXT NOT NULL,
             environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION,
             attempts BIGINT NOT NULL DEFAULT 0, status BIGINT, reason TEXT, apns_id TEXT,
-            queued_at DOUBLE PRECISION NOT NULL, finished_at DOUBLE PRECISION)
+            queued_at DOUBLE PRECISION NOT NULL, finished_at DOUBLE PRECISION, retry_at DOUBLE PRECISION)
         """,
+        // Added after the first layout: when a delivery that failed for a passing reason is due again.
+        "ALTER TABLE deliveries ADD COLUMN IF NOT EXISTS retry_at DOUBLE PRECISION",
         "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
         "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",

@@ -67,17 +67,18 @@ extension PostgresStore {
             UPDATE deliveries SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM deliveries WHERE state = 'queued' AND (lease_until IS NULL OR lease_until < $3)
+                    AND (retry_at IS NULL OR retry_at <= $3)
                 ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
-            RETURNING id, notification_id, app_id, token, environment, locale, attempts
+            RETURNING id, notification_id, app_id, token, environment, locale, attempts, queued_at
             """,
             [.text(owner), .double(now.timeIntervalSince1970 + lease), .double(now.timeIntervalSince1970), .int(Int64(limit))]
         ).map { row in
-            let (id, notificationID, appID, token, environment, locale, attempts) = try row.decode(
-                (Int64, String, String, String, String, String?, Int64).self
+            let (id, notificationID, appID, token, environment, locale, attempts, queuedAt) = try row.decode(
+                (Int64, String, String, String, String, String?, Int64, Double).self
             )
             return ClaimedDelivery(
                 id: id, notificationID: notificationID, appID: appID, token: token, environment: APNsEnvironment(rawValue: environment),
-                locale: locale, attempts: Int(attempts)
+                locale: locale, attempts: Int(attempts), queuedAt: Date(timeIntervalSince1970: queuedAt)
             )
         }.sorted { $0.id < $1.id }
     }
@@ -85,24 +86,46 @@ extension PostgresStore {
     public func record(_ outcomes: [DeliveryOutcome]) async throws {
         guard !outcomes.isEmpty else { return }
         // One statement for the whole batch: arrays unnested side by side ('' and 0 stand for null).
-        var bindings = PostgresBindings(capacity: 6)
+        // A delivery to be retried stays queued (no finishing time) with its retry time; one put
+        // back without an attempt has the claim's attempt taken back.
+        var bindings = PostgresBindings(capacity: 8)
         bindings.append(outcomes.map(\.id))
         bindings.append(outcomes.map(\.state.rawValue))
         bindings.append(outcomes.map { Int64($0.status ?? 0) })
         bindings.append(outcomes.map { $0.reason ?? "" })
         bindings.append(outcomes.map { $0.apnsID ?? "" })
         bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970))
+        bindings.append(outcomes.map { $0.retryAt?.timeIntervalSince1970 ?? 0 })
+        bindings.append(outcomes.map { Int64($0.attempted ? 0 : 1) })
         try await client.query(
             PostgresQuery(
                 unsafeSQL: """
                     UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
-                        apns_id = NULLIF(v.apns_id, ''), finished_at = v.finished_at, lease_owner = NULL, lease_until = NULL
+                        apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
+                        retry_at = NULLIF(v.retry_at, 0), attempts = GREATEST(d.attempts - v.unattempted, 0),
+                        lease_owner = NULL, lease_until = NULL
                     FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
-                          unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at) AS v
+                          unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at,
+                          unnest($7::float8[]) AS retry_at, unnest($8::bigint[]) AS unattempted) AS v
                     WHERE d.id = v.id
                     """, binds: bindings
             ), logger: logger
         )
+    }
+
+    public func renewLeases(owner: String, until: Date) async throws {
+        _ = try await rows(
+            "UPDATE deliveries SET lease_until = $2 WHERE state = 'queued' AND lease_owner = $1 AND lease_until < $2",
+            [.text(owner), .double(until.timeIntervalSince1970)]
+        )
+    }
+
+    public func queueSummary(now: Date) async throws -> QueueSummary {
+        guard let row = try await rows("SELECT COUNT(*), MIN(queued_at), COUNT(retry_at) FROM deliveries WHERE state = 'queued'").first else {
+            return QueueSummary(depth: 0, retrying: 0, oldestQueuedAt: nil)
+        }
+        let (depth, oldest, retrying) = try row.decode((Int64, Double?, Int64).self)
+        return QueueSummary(depth: Int(depth), retrying: Int(retrying), oldestQueuedAt: oldest.map(Date.init(timeIntervalSince1970:)))
     }
 
     public func releaseLeases(owner: String) async throws {
@@ -126,7 +149,7 @@ extension PostgresStore {
         return DeliveryCounts(rows: rows)
     }
 
-    static let recordColumns = "notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at"
+    static let recordColumns = "notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"
 
     public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
         try await rows(
@@ -143,13 +166,13 @@ extension PostgresStore {
     }
 
     private static func record(from row: PostgresRow) throws -> DeliveryRecord {
-        let (notificationID, token, state, status, reason, apnsID, attempts, queuedAt, finishedAt) = try row.decode(
-            (String, String, String, Int64?, String?, String?, Int64, Double, Double?).self
+        let (notificationID, token, state, status, reason, apnsID, attempts, queuedAt, finishedAt, retryAt) = try row.decode(
+            (String, String, String, Int64?, String?, String?, Int64, Double, Double?, Double?).self
         )
         return DeliveryRecord(
             notificationID: notificationID, token: token, state: DeliveryState(rawValue: state) ?? .queued, status: status.map(Int.init),
             reason: reason, apnsID: apnsID, attempts: Int(attempts), queuedAt: Date(timeIntervalSince1970: queuedAt),
-            finishedAt: finishedAt.map(Date.init(timeIntervalSince1970:))
+            finishedAt: finishedAt.map(Date.init(timeIntervalSince1970:)), nextAttemptAt: retryAt.map(Date.init(timeIntervalSince1970:))
         )
     }
 }

@@ -7,42 +7,50 @@ import Darwin
 #endif
 import Synchronization
 
-/// An exclusive lock, held while this process delivers from a SQLite file, on a file next to it
-/// (`herald.sqlite-delivery-lock`): ``SQLiteLeases`` live in one process's memory, so a second
-/// process must not claim from the same file. The kernel drops the lock when the process ends,
-/// however it ends.
+/// An exclusive lock on the SQLite database file itself (`flock`), held while this process
+/// delivers from it: ``SQLiteLeases`` live in one process's memory, so a second process must not
+/// claim from the same file, whatever path leads to it (a symlink, a hard link, `..`). The kernel
+/// drops the lock when the process ends, however it ends.
 ///
-/// The lock is not taken on the database file itself: closing any descriptor of that file would
-/// drop the POSIX locks SQLite holds on it.
+/// `flock` locks and the POSIX record locks SQLite uses do not interact on Linux. But closing
+/// *any* descriptor of a file drops the POSIX locks the process holds on it, so the descriptor
+/// opened here stays open (locked or not) until the store has closed its connections.
 final class SQLiteDeliveryLock: Sendable {
     let path: String
-    private let descriptor = Mutex<Int32?>(nil)
+    private struct State {
+        var descriptor: Int32?
+        var locked = false
+    }
+    private let state = Mutex(State())
 
     init(databasePath: String) {
-        path = databasePath + "-delivery-lock"
+        path = databasePath
     }
 
-    /// Takes the lock, or throws ``StoreError/deliveryLockHeld(_:)`` when another process holds it.
+    /// Takes the lock, or throws ``StoreError/deliveryLockHeld(_:)`` when another process (or
+    /// another store of this process) holds it.
     func acquire() throws {
-        try descriptor.withLock { descriptor in
-            guard descriptor == nil else { return }
-            let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard opened >= 0 else { throw StoreError.deliveryLock(path, reason: String(cString: strerror(errno))) }
-            guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+        try state.withLock { state in
+            guard !state.locked else { return }
+            if state.descriptor == nil {
+                let opened = open(path, O_RDONLY | O_CLOEXEC)
+                guard opened >= 0 else { throw StoreError.deliveryLock(path, reason: String(cString: strerror(errno))) }
+                state.descriptor = opened
+            }
+            guard flock(state.descriptor!, LOCK_EX | LOCK_NB) == 0 else {
                 let reason = errno
-                close(opened)
                 if reason == EWOULDBLOCK { throw StoreError.deliveryLockHeld(path) }
                 throw StoreError.deliveryLock(path, reason: String(cString: strerror(reason)))
             }
-            descriptor = opened
+            state.locked = true
         }
     }
 
-    /// Gives the lock up (the store is closing).
+    /// Gives the lock up; called once the store's connections are closed.
     func release() {
-        descriptor.withLock { descriptor in
-            if let open = descriptor { close(open) }
-            descriptor = nil
+        state.withLock { state in
+            if let open = state.descriptor { close(open) }
+            state = State()
         }
     }
 

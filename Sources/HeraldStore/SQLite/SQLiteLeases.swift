@@ -47,6 +47,19 @@ struct SQLiteLeases: Sendable {
         max(held[id]?.claims ?? 1, 1)
     }
 
+    /// The row stays queued but is not claimed before `until` (a retry after back-off); its
+    /// claims are written to the row.
+    mutating func postpone(_ id: Int64, until: Date) {
+        held[id] = Lease(owner: nil, until: until, claims: 0)
+    }
+
+    /// Extends every lease `owner` holds to `until` (the owner is alive and still working).
+    mutating func renew(owner: String, until: Date) {
+        for (id, lease) in held where lease.owner == owner && lease.until < until {
+            held[id]?.until = until
+        }
+    }
+
     /// The row's outcome is recorded: it is no longer in the queue.
     mutating func finish(_ id: Int64) {
         held.removeValue(forKey: id)

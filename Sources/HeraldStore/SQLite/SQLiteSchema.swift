@@ -10,8 +10,9 @@ import GRDB
 /// notification's audience is queued in chunks (see ``SQLiteStore/fanOutChunk``).
 enum SQLiteSchema {
     /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
-    /// notification's id and the app and token, in the row and in two indexes.
-    static let version = 2
+    /// notification's id and the app and token, in the row and in two indexes; version 2 had no
+    /// `retry_at` (when a delivery that failed for a passing reason is due again).
+    static let version = 3
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
@@ -43,7 +44,8 @@ enum SQLiteSchema {
         """
         CREATE TABLE IF NOT EXISTS deliveries (
             id INTEGER PRIMARY KEY AUTOINCREMENT, notification INTEGER NOT NULL, device INTEGER NOT NULL, state TEXT NOT NULL,
-            attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT, queued_at REAL NOT NULL, finished_at REAL)
+            attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, reason TEXT, apns_id TEXT, queued_at REAL NOT NULL, finished_at REAL,
+            retry_at REAL)
         """,
         "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification, id)",
@@ -63,6 +65,8 @@ enum SQLiteSchema {
         guard found <= version else { throw StoreError.newerLayout(found, known: version) }
         if found == 0, try db.tableExists("deliveries") {
             try moveFromVersion1(db)
+        } else if found == 2 {
+            try db.execute(sql: "ALTER TABLE deliveries ADD COLUMN retry_at REAL")
         } else {
             for statement in statements { try db.execute(sql: statement) }
         }

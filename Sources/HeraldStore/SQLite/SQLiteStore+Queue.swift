@@ -121,7 +121,8 @@ extension SQLiteStore {
         return try await pool.writeWithoutTransaction { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT q.id, q.notification, d.token, d.environment, d.locale, q.attempts FROM deliveries q JOIN devices d ON d.id = q.device
+                    SELECT q.id, q.notification, d.token, d.environment, d.locale, q.attempts, q.retry_at, q.queued_at FROM deliveries q
+                    JOIN devices d ON d.id = q.device
                     WHERE q.state = 'queued' AND q.id > ? ORDER BY q.id LIMIT ?
                     """
             )
@@ -142,6 +143,12 @@ extension SQLiteStore {
                     let id: Int64 = row[0]
                     after = id
                     guard !self.leases.withLock({ $0.isHeld(id, at: now) }) else { continue }
+                    // A retry not due yet (after a restart, when no lease remembers it) waits
+                    // in memory like one postponed by this process.
+                    if let retryAt = (row[6] as Double?).map(Date.init(timeIntervalSince1970:)), retryAt > now {
+                        self.leases.withLock { $0.postpone(id, until: retryAt) }
+                        continue
+                    }
                     let seq: Int64 = row[1]
                     if seq != names.seq {
                         guard let found = try Row.fetchOne(notification, arguments: [seq]) else { continue }
@@ -150,7 +157,7 @@ extension SQLiteStore {
                     let claims = self.leases.withLock { $0.take(id, owner: owner, until: until) }
                     claimed.append(ClaimedDelivery(
                         id: id, notificationID: names.id, appID: names.appID, token: row[2], environment: APNsEnvironment(rawValue: row[3]),
-                        locale: row[4], attempts: row[5] + claims
+                        locale: row[4], attempts: row[5] + claims, queuedAt: Date(timeIntervalSince1970: row[7])
                     ))
                 }
                 self.leases.withLock { $0.advance(to: after) }
@@ -170,15 +177,22 @@ extension SQLiteStore {
             try db.inTransaction {
                 let one = try db.cachedStatement(
                     sql: """
-                        UPDATE deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, finished_at = ?, attempts = attempts + ?
+                        UPDATE deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, finished_at = ?, attempts = attempts + ?,
+                            retry_at = NULL
                         WHERE id = ?
                         """
+                )
+                // A delivery to be retried stays queued, with why its attempt failed and when
+                // it is due again.
+                let retry = try db.cachedStatement(
+                    sql: "UPDATE deliveries SET status = ?, reason = ?, retry_at = ?, attempts = attempts + ? WHERE id = ?"
                 )
                 // A claimed batch is mostly consecutive ids that all went through: one statement
                 // per run, with the run's last finishing time.
                 let run = try db.cachedStatement(
                     sql: """
-                        UPDATE deliveries SET state = 'sent', status = ?, reason = NULL, apns_id = NULL, finished_at = ?, attempts = attempts + ?
+                        UPDATE deliveries SET state = 'sent', status = ?, reason = NULL, apns_id = NULL, finished_at = ?, attempts = attempts + ?,
+                            retry_at = NULL
                         WHERE id BETWEEN ? AND ?
                         """
                 )
@@ -193,7 +207,12 @@ extension SQLiteStore {
                             end += 1
                         }
                     }
-                    if end - start > 1 {
+                    if first.state == .queued {
+                        try retry.execute(arguments: [
+                            first.status, first.reason, (first.retryAt ?? first.finishedAt).timeIntervalSince1970,
+                            claims[start] - (first.attempted ? 0 : 1), first.id,
+                        ])
+                    } else if end - start > 1 {
                         let finished = sorted[start..<end].lazy.map(\.finishedAt).max() ?? first.finishedAt
                         try run.execute(arguments: [first.status, finished.timeIntervalSince1970, claims[start], first.id, sorted[end - 1].id])
                     } else {
@@ -207,8 +226,34 @@ extension SQLiteStore {
                 return .commit
             }
             self.leases.withLock { leases in
-                for outcome in sorted { leases.finish(outcome.id) }
+                for outcome in sorted {
+                    if outcome.state == .queued {
+                        leases.postpone(outcome.id, until: outcome.retryAt ?? outcome.finishedAt)
+                    } else {
+                        leases.finish(outcome.id)
+                    }
+                }
             }
+        }
+    }
+
+    /// Leases live in memory (``SQLiteLeases``): renewing them writes nothing.
+    public func renewLeases(owner: String, until: Date) async throws {
+        leases.withLock { $0.renew(owner: owner, until: until) }
+    }
+
+    public func queueSummary(now: Date) async throws -> QueueSummary {
+        try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), MIN(queued_at), SUM(CASE WHEN retry_at IS NOT NULL THEN 1 ELSE 0 END)
+                    FROM deliveries WHERE state = 'queued'
+                    """
+            )
+            return QueueSummary(
+                depth: row?[0] ?? 0, retrying: row?[2] ?? 0, oldestQueuedAt: (row?[1] as Double?).map(Date.init(timeIntervalSince1970:))
+            )
         }
     }
 
@@ -237,7 +282,7 @@ extension SQLiteStore {
         return DeliveryCounts(rows: rows)
     }
 
-    static let recordColumns = "n.id, d.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at"
+    static let recordColumns = "n.id, d.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at, q.retry_at"
 
     public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
         try await pool.read { db in
@@ -269,7 +314,8 @@ extension SQLiteStore {
         DeliveryRecord(
             notificationID: row[0], token: row[1], state: DeliveryState(rawValue: row[2]) ?? .queued, status: row[3], reason: row[4],
             apnsID: row[5], attempts: row[6], queuedAt: Date(timeIntervalSince1970: row[7]),
-            finishedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:))
+            finishedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
+            nextAttemptAt: (row[9] as Double?).map(Date.init(timeIntervalSince1970:))
         )
     }
 }
@@ -280,7 +326,9 @@ extension DeliveryCounts {
         self.init()
         for row in rows {
             switch DeliveryState(rawValue: row.state) {
-            case .queued: queued += row.count
+            case .queued:
+                queued += row.count
+                if let reason = row.reason { retryingByReason[reason, default: 0] += row.count }
             case .sent: sent += row.count
             case .expired: expired += row.count
             case .failed, nil:

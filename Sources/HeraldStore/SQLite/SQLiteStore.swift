@@ -12,8 +12,13 @@ public final class SQLiteStore: HeraldStore {
     let leases = Mutex(SQLiteLeases())
     let deliveryLock: SQLiteDeliveryLock
 
-    /// Opens (or creates) the database file at `path`.
+    /// Opens (or creates) the database file at `path`. A new file is made readable by its owner
+    /// only (mode 0600; SQLite gives its WAL and shared-memory files the same mode): it holds
+    /// API key hashes and Apple credentials.
     public init(path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in

@@ -29,7 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "No sandbox: apps without credentials fail with NoCredentials.") var noSandbox = false
     @Option(help: "Batches delivered at once (default 4).") var workers: Int?
     @Option(help: "Deliveries per batch (default 1000).") var batchSize: Int?
-    @Option(help: "Seconds a claimed batch stays leased (default 60).") var lease: Double?
+    @Option(help: "Seconds a claimed batch stays leased; renewed every quarter of it while this node lives (default 10).") var lease: Double?
+    @Option(help: "Seconds to keep trying an unreachable store at start-up before giving up (default 60).") var startupTimeout: Double?
     @Option(help: "This node's name in queue leases (default host-pid-random).") var nodeID: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "JSON file with settings.") var config: String?
@@ -47,7 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
         settings = settings.overridden(by: try ServeSettings.environment(ProcessInfo.processInfo.environment))
         settings = settings.overridden(by: ServeSettings(
             host: host, port: port, database: database, postgres: postgres, sandboxAdminPort: sandboxAdminPort, apnsURL: apnsURL, apnsCA: apnsCA,
-            noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel
+            noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel,
+            startupTimeout: startupTimeout
         ))
         var logger = Logger(label: "herald.serve")
         let levelName = settings.logLevel ?? "info"
@@ -60,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let workers = settings.workers, workers < 1 { throw CommandError("workers must be at least 1") }
         if let batchSize = settings.batchSize, batchSize < 1 { throw CommandError("batch size must be at least 1") }
         if let lease = settings.lease, lease < 1 { throw CommandError("lease must be at least 1 second") }
+        if let timeout = settings.startupTimeout, timeout < 0 { throw CommandError("startup timeout must be 0 seconds or more") }
 
         let sandbox: ServerConfiguration.SandboxRoute =
             if settings.noSandbox == true { .none } else if let url = settings.apnsURL { .external(url: url, certificate: settings.apnsCA) } else {
@@ -67,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         let configuration = ServerConfiguration(
             host: settings.host ?? "127.0.0.1", port: port, nodeID: settings.nodeID ?? ServerConfiguration.defaultNodeID(),
-            workers: settings.workers ?? 4, batchSize: settings.batchSize ?? 1000, lease: settings.lease ?? 60, sandbox: sandbox, logger: logger
+            workers: settings.workers ?? 4, batchSize: settings.batchSize ?? 1000, lease: settings.lease ?? 10,
+            startupTimeout: .milliseconds(Int((settings.startupTimeout ?? 60) * 1000)), sandbox: sandbox, logger: logger
         )
         let store: any HeraldStore
         let storeName: String

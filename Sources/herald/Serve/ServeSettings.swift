@@ -16,6 +16,7 @@ struct ServeSettings: Codable, Equatable {
     var lease: Double?
     var nodeID: String?
     var logLevel: String?
+    var startupTimeout: Double?
 
     /// The variables read, each named after its setting.
     static var environmentNames: [(name: String, key: WritableKeyPath<ServeSettings, String?>)] { [
@@ -32,7 +33,7 @@ struct ServeSettings: Codable, Equatable {
             return try JSONDecoder().decode(ServeSettings.self, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel)")
+            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout)")
         }
     }
 
@@ -53,7 +54,8 @@ struct ServeSettings: Codable, Equatable {
             host: other.host ?? host, port: other.port ?? port, database: other.database ?? database, postgres: other.postgres ?? postgres,
             sandboxAdminPort: other.sandboxAdminPort ?? sandboxAdminPort, apnsURL: other.apnsURL ?? apnsURL, apnsCA: other.apnsCA ?? apnsCA,
             noSandbox: other.noSandbox ?? noSandbox, workers: other.workers ?? workers, batchSize: other.batchSize ?? batchSize,
-            lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel
+            lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel,
+            startupTimeout: other.startupTimeout ?? startupTimeout
         )
     }
 }
