@@ -15,11 +15,11 @@ struct TestServer {
     let clock: ManualClock
     let admin: String
 
-    static func make(sandbox: ServerConfiguration.SandboxRoute = .inProcess(adminPort: nil), bodyLimit: Int = 1 << 20) async throws -> TestServer {
+    static func make(sandbox: ServerConfiguration.SandboxRoute = .inProcess(adminPort: nil), bodyLimit: Int = 1 << 20, start: Date = Date()) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path)
-        let clock = ManualClock(Date())
+        let clock = ManualClock(start)
         var logger = Logger(label: "herald.test")
         logger.logLevel = .warning
         let configuration = ServerConfiguration(

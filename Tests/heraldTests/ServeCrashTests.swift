@@ -8,8 +8,9 @@ import Testing
 /// be sent twice, always with the same apns-id; no device is left out.
 @Suite(.serialized) struct ServeCrashTests {
     static let devices = 10_000
-    /// The server's default workers × batch size: at most this many deliveries are in flight.
-    static let inFlightWindow = 4 * 1000
+    /// The server's APNs connections × streams per connection: at most this many deliveries are
+    /// sent and not yet answered (outcomes are recorded as they are answered, within milliseconds).
+    static let inFlightWindow = 4 * 100
 
     @Test func aServerKilledMidBroadcastResumesAndEveryDeviceGetsItOnce() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)")
@@ -29,6 +30,13 @@ import Testing
         // below the lock is free again.)
         let second = try HeraldCLI.run(["serve", "--port", "\(server.port)"] + arguments)
         #expect(second.status != 0 && second.stderr.contains("another process is delivering from this SQLite database"), "\(second.stderr)")
+        // The same through a symbolic link to the file: the lock is on the file, not the path.
+        let link = folder.appendingPathComponent("link-to-herald.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.appendingPathComponent("herald.sqlite").path)
+        var throughLink = arguments
+        throughLink[1] = link
+        let third = try HeraldCLI.run(["serve", "--port", "\(server.port)"] + throughLink)
+        #expect(third.status != 0 && third.stderr.contains("another process is delivering from this SQLite database"), "\(third.stderr)")
         let adminKey = try #require(server.adminKey)
         // A rate limit makes the broadcast take a few seconds, so the kill lands in its middle.
         let app = try await server.createApp(adminKey: adminKey, extra: #", "rateLimit": 1000"#)

@@ -60,11 +60,29 @@ struct DeliveryView: Encodable, Sendable {
     var attempts: Int
     var queuedAt: Date
     var finishedAt: Date?
+    /// A queued delivery being retried: when its next attempt is (`reason` says why the last
+    /// one did not go through).
+    var nextAttemptAt: Date?
+    /// In words: `pending`, `pending (retrying: ConnectionFailed, attempt 2, next at …)`,
+    /// `sent`, `failed: Unregistered`, `expired`.
+    var summary: String
 
     init(_ record: DeliveryRecord) {
         notificationId = record.notificationID
         token = record.token
         state = record.state.rawValue
+        nextAttemptAt = record.nextAttemptAt
+        switch record.state {
+        case .queued:
+            if let next = record.nextAttemptAt, let reason = record.reason {
+                summary = "pending (retrying: \(reason), attempt \(record.attempts), next at \(next.formatted(.iso8601)))"
+            } else {
+                summary = "pending"
+            }
+        case .sent: summary = "sent"
+        case .failed: summary = "failed: \(record.reason ?? "unknown")"
+        case .expired: summary = "expired"
+        }
         status = record.status
         reason = record.reason
         // The store keeps only an apns-id APNs changed; a sent one carries the derived id.

@@ -82,6 +82,9 @@ struct ReportView: Encodable, Sendable {
     var failedByReason: [String: Int]
     var expired: Int
     var pending: Int
+    /// Of the pending, those waiting for a retry after an attempt that did not go through, by
+    /// the last attempt's reason.
+    var retryingByReason: [String: Int]
     var deliveries: [DeliveryView]?
 
     init(notification: StoredNotification, counts: DeliveryCounts) {
@@ -94,5 +97,6 @@ struct ReportView: Encodable, Sendable {
         failedByReason = counts.failedByReason
         expired = counts.expired
         pending = counts.queued
+        retryingByReason = counts.retryingByReason
     }
 }

@@ -32,13 +32,17 @@ extension HeraldServer {
             createdAt: now
         )
         try await store.upsertSchedule(schedule)
-        return try JSONBody.response(ScheduleView(schedule, send: send), status: existed ? .ok : .created)
+        return try JSONBody.response(
+            ScheduleView(schedule, send: send, nextFireAt: try await nextFires(send, appID: appID)), status: existed ? .ok : .created
+        )
     }
 
     func listSchedules(_ request: Request) async throws -> Response {
         let appID = try await keys.app(request)
-        let views = try await store.schedules(appID: appID).map { schedule in
-            ScheduleView(schedule, send: try JSONDecoder().decode(ScheduledSend.self, from: schedule.request))
+        var views: [ScheduleView] = []
+        for schedule in try await store.schedules(appID: appID) {
+            let send = try JSONDecoder().decode(ScheduledSend.self, from: schedule.request)
+            views.append(ScheduleView(schedule, send: send, nextFireAt: try await nextFires(send, appID: appID)))
         }
         return try JSONBody.response(["schedules": views])
     }
@@ -46,12 +50,26 @@ extension HeraldServer {
     func showSchedule(_ request: Request, id: String) async throws -> Response {
         let appID = try await keys.app(request)
         guard let schedule = try await store.schedule(appID: appID, id: id) else { throw APIError.notFound("no pending schedule '\(id)' in this app") }
-        return try JSONBody.response(ScheduleView(schedule, send: try JSONDecoder().decode(ScheduledSend.self, from: schedule.request)))
+        let send = try JSONDecoder().decode(ScheduledSend.self, from: schedule.request)
+        return try JSONBody.response(ScheduleView(schedule, send: send, nextFireAt: try await nextFires(send, appID: appID)))
     }
 
     func cancelSchedule(_ request: Request, id: String) async throws -> Response {
         let appID = try await keys.app(request)
         guard try await store.deleteSchedule(appID: appID, id: id) else { throw APIError.notFound("no pending schedule '\(id)' in this app") }
         return Response(status: .noContent)
+    }
+
+    /// When a daily or weekly schedule fires next in each time zone of its audience.
+    func nextFires(_ send: ScheduledSend, appID: String) async throws -> [String: Date]? {
+        guard case .wallClock(let time) = send.resolved else { return nil }
+        let now = configuration.clock.now
+        let fallback = try await store.app(id: appID)?.defaultTimeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        var fires: [String: Date] = [:]
+        for name in try await store.timeZones(appID: appID, audience: send.audience) {
+            let zone = name.isEmpty ? fallback : (TimeZone(identifier: name) ?? fallback)
+            fires[name] = time.next(after: now, in: zone)
+        }
+        return fires
     }
 }

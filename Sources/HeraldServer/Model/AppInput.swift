@@ -12,6 +12,8 @@ struct AppInput: Decodable, Sendable {
     var credentials: [String: CredentialInput?]?
     var rateLimit: Int?
     var feedbackUrl: String?
+    /// An IANA time zone (`Europe/Paris`) for devices registered without one.
+    var defaultTimeZone: String?
 
     /// A `.p8` key (PEM text and key id) or a `.p12` file (base64, with its password).
     struct CredentialInput: Decodable, Sendable {
@@ -46,6 +48,12 @@ struct AppInput: Decodable, Sendable {
                 throw .badRequest("feedbackUrl must be an http:// URL; got '\(feedbackUrl)'")
             }
             app.feedbackURL = feedbackUrl
+        }
+        if let defaultTimeZone {
+            guard TimeZone(identifier: defaultTimeZone) != nil else {
+                throw .badRequest("defaultTimeZone '\(defaultTimeZone)' is not an IANA time zone such as Europe/Paris or America/New_York")
+            }
+            app.defaultTimeZone = defaultTimeZone
         }
         for (name, input) in credentials ?? [:] {
             let environment = APNsEnvironment(rawValue: name)

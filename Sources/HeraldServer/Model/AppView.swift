@@ -16,6 +16,8 @@ struct AppView: Encodable, Sendable {
     var destinations: [String: String]
     var rateLimit: Int?
     var feedbackUrl: String?
+    /// The time zone of devices registered without one, for wall-clock schedules.
+    var defaultTimeZone: String
     var createdAt: Date
 
     init(_ app: StoredApp, routes: APNsRoutes) {
@@ -30,6 +32,7 @@ struct AppView: Encodable, Sendable {
         })
         rateLimit = app.rateLimit
         feedbackUrl = app.feedbackURL
+        defaultTimeZone = app.defaultTimeZone ?? "UTC"
         createdAt = app.createdAt
     }
 }

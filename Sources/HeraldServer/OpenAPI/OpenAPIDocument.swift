@@ -32,6 +32,22 @@ enum OpenAPIDocument {
       },
       "type": "object"
      },
+     "defaultTimeZone": {
+      "description": "IANA time zone of devices registered without one (wall-clock schedules); UTC unless set",
+      "type": "string"
+     },
+     "destinations": {
+      "additionalProperties": {
+       "enum": [
+        "apple",
+        "sandbox",
+        "none"
+       ],
+       "type": "string"
+      },
+      "description": "Per environment, where its notifications go: apple (its credential), sandbox (an app without any Apple credentials, on a server with a sandbox) or none (they fail with NoCredentials)",
+      "type": "object"
+     },
      "feedbackUrl": {
       "type": "string"
      },
@@ -86,6 +102,10 @@ enum OpenAPIDocument {
        }
       },
       "type": "object"
+     },
+     "defaultTimeZone": {
+      "description": "IANA time zone, such as Europe/Paris",
+      "type": "string"
      },
      "feedbackUrl": {
       "type": "string"
@@ -161,6 +181,11 @@ enum OpenAPIDocument {
       "format": "date-time",
       "type": "string"
      },
+     "nextAttemptAt": {
+      "description": "A queued delivery being retried: when its next attempt is",
+      "format": "date-time",
+      "type": "string"
+     },
      "notificationId": {
       "type": "string"
      },
@@ -182,6 +207,10 @@ enum OpenAPIDocument {
      },
      "status": {
       "type": "integer"
+     },
+     "summary": {
+      "description": "In words: pending, pending (retrying: ConnectionFailed, attempt 2, next at …), sent, failed: REASON, expired",
+      "type": "string"
      },
      "token": {
       "type": "string"
@@ -357,6 +386,118 @@ enum OpenAPIDocument {
     ],
     "type": "object"
    },
+   "Health": {
+    "properties": {
+     "apns": {
+      "description": "Routes to APNs (app and environment) that failed lately, with their circuit",
+      "items": {
+       "properties": {
+        "app": {
+         "type": "string"
+        },
+        "circuit": {
+         "enum": [
+          "closed",
+          "open",
+          "probing"
+         ],
+         "type": "string"
+        },
+        "environment": {
+         "type": "string"
+        },
+        "failingSeconds": {
+         "type": "number"
+        },
+        "failures": {
+         "type": "integer"
+        },
+        "nextProbeAt": {
+         "format": "date-time",
+         "type": "string"
+        },
+        "reason": {
+         "type": "string"
+        }
+       },
+       "type": "object"
+      },
+      "type": "array"
+     },
+     "node": {
+      "type": "string"
+     },
+     "oldestPendingSeconds": {
+      "type": "number"
+     },
+     "problems": {
+      "description": "Why the server is not ready, in words",
+      "items": {
+       "type": "string"
+      },
+      "type": "array"
+     },
+     "queueDepth": {
+      "type": "integer"
+     },
+     "ready": {
+      "type": "boolean"
+     },
+     "retrying": {
+      "description": "Queued deliveries waiting for a retry",
+      "type": "integer"
+     },
+     "status": {
+      "enum": [
+       "ok",
+       "unavailable"
+      ],
+      "type": "string"
+     },
+     "store": {
+      "properties": {
+       "answeredSecondsAgo": {
+        "type": "number"
+       },
+       "error": {
+        "type": "string"
+       },
+       "ok": {
+        "type": "boolean"
+       }
+      },
+      "type": "object"
+     },
+     "writes": {
+      "description": "Outcomes answered by APNs and not yet written to the store",
+      "properties": {
+       "error": {
+        "type": "string"
+       },
+       "failingSeconds": {
+        "type": "number"
+       },
+       "ok": {
+        "type": "boolean"
+       },
+       "waiting": {
+        "type": "integer"
+       }
+      },
+      "type": "object"
+     }
+    },
+    "required": [
+     "status",
+     "ready",
+     "node",
+     "problems",
+     "store",
+     "writes",
+     "apns"
+    ],
+    "type": "object"
+   },
    "Key": {
     "properties": {
      "appId": {
@@ -447,6 +588,13 @@ enum OpenAPIDocument {
      },
      "pending": {
       "type": "integer"
+     },
+     "retryingByReason": {
+      "additionalProperties": {
+       "type": "integer"
+      },
+      "description": "Of the pending, those waiting for a retry, by the last attempt's reason (APNs' reason, or ConnectionFailed, TLSFailure, Timeout, ConnectionLost)",
+      "type": "object"
      },
      "scheduleId": {
       "type": "string"
@@ -705,15 +853,25 @@ enum OpenAPIDocument {
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Health"
         }
        }
       },
       "description": "OK"
+     },
+     "503": {
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Health"
+        }
+       }
+      },
+      "description": "The store does not answer, or outcomes cannot be written"
      }
     },
     "security": [],
-    "summary": "Whether the server and its store answer",
+    "summary": "Liveness: the health report, from memory; 503 when the store does not answer or outcomes cannot be recorded",
     "tags": [
      "operations"
     ]
@@ -749,6 +907,37 @@ enum OpenAPIDocument {
     },
     "security": [],
     "summary": "This document",
+    "tags": [
+     "operations"
+    ]
+   }
+  },
+  "/ready": {
+   "get": {
+    "responses": {
+     "200": {
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Health"
+        }
+       }
+      },
+      "description": "OK"
+     },
+     "503": {
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Health"
+        }
+       }
+      },
+      "description": "Not ready; problems says why"
+     }
+    },
+    "security": [],
+    "summary": "Readiness: 503 with the reasons while the store does not answer, outcomes cannot be recorded, or a route to APNs is unreachable (circuit open)",
     "tags": [
      "operations"
     ]
@@ -845,7 +1034,7 @@ enum OpenAPIDocument {
    "get": {
     "parameters": [
      {
-      "description": "The app's id (app_\u2026)",
+      "description": "The app's id (app_…)",
       "in": "path",
       "name": "app",
       "required": true,
@@ -888,7 +1077,7 @@ enum OpenAPIDocument {
    "patch": {
     "parameters": [
      {
-      "description": "The app's id (app_\u2026)",
+      "description": "The app's id (app_…)",
       "in": "path",
       "name": "app",
       "required": true,
@@ -949,7 +1138,7 @@ enum OpenAPIDocument {
    "get": {
     "parameters": [
      {
-      "description": "The app's id (app_\u2026)",
+      "description": "The app's id (app_…)",
       "in": "path",
       "name": "app",
       "required": true,
@@ -1003,7 +1192,7 @@ enum OpenAPIDocument {
    "post": {
     "parameters": [
      {
-      "description": "The app's id (app_\u2026)",
+      "description": "The app's id (app_…)",
       "in": "path",
       "name": "app",
       "required": true,
@@ -1048,7 +1237,7 @@ enum OpenAPIDocument {
    "delete": {
     "parameters": [
      {
-      "description": "The app's id (app_\u2026)",
+      "description": "The app's id (app_…)",
       "in": "path",
       "name": "app",
       "required": true,
@@ -1057,7 +1246,7 @@ enum OpenAPIDocument {
       }
      },
      {
-      "description": "The key's id (key_\u2026)",
+      "description": "The key's id (key_…)",
       "in": "path",
       "name": "key",
       "required": true,

@@ -21,9 +21,13 @@ struct ScheduleView: Encodable, Sendable {
     var fireCount: Int
     /// Per time zone (`""`: devices without one), the last wall-clock occurrence fired.
     var firedThrough: [String: Date]
+    /// Daily and weekly schedules: per time zone of the audience (`""`: devices without one,
+    /// in the app's default zone), when it fires next.
+    var nextFireAt: [String: Date]?
     var createdAt: Date
 
-    init(_ schedule: StoredSchedule, send: ScheduledSend) {
+    init(_ schedule: StoredSchedule, send: ScheduledSend, nextFireAt: [String: Date]? = nil) {
+        self.nextFireAt = nextFireAt
         id = schedule.id
         trigger = send.trigger
         notification = send.request

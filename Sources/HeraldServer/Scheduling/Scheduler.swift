@@ -54,8 +54,10 @@ final class Scheduler: Service, Sendable {
                 schedule.nextCheckAt = next
             case .wallClock(let time):
                 var nextCheck = now.addingTimeInterval(Self.wallClockRecheck)
+                let fallback = try await store.app(id: schedule.appID)?.defaultTimeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
                 for zoneName in try await store.timeZones(appID: schedule.appID, audience: send.audience) {
-                    let zone = zoneName.isEmpty ? TimeZone(identifier: "UTC")! : (TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!)
+                    // Devices without a zone (or with one this system does not know) use the app's.
+                    let zone = zoneName.isEmpty ? fallback : (TimeZone(identifier: zoneName) ?? fallback)
                     if let occurrence = time.latest(atOrBefore: now, in: zone), occurrence.timeIntervalSince(schedule.firedThrough[zoneName] ?? schedule.createdAt) > 1 {
                         try await fire(schedule, send: send, timeZone: zoneName, now: now)
                         schedule.firedThrough[zoneName] = occurrence

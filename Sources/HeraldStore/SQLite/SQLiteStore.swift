@@ -12,12 +12,18 @@ public final class SQLiteStore: HeraldStore {
     let leases = Mutex(SQLiteLeases())
     let deliveryLock: SQLiteDeliveryLock
 
-    /// Opens (or creates) the database file at `path`. A new file is made readable by its owner
+    /// Opens (or creates) the database file at `path`; a file with several hard links is refused
+    /// (``StoreError/hardLinked(_:links:)``). A new file is made readable by its owner
     /// only (mode 0600; SQLite gives its WAL and shared-memory files the same mode): it holds
     /// API key hashes and Apple credentials.
     public init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        // SQLite names its WAL after the path: two names of one file would keep two logs of one
+        // database (and corrupt it), and two processes could deliver from it unseen by each other.
+        if let links = try? FileManager.default.attributesOfItem(atPath: path)[.referenceCount] as? Int, links > 1 {
+            throw StoreError.hardLinked(path, links: links)
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
