@@ -44,9 +44,11 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Every code ``reasonCode`` can be.
     public static let reasonCodes: Set<String> = ["Timeout", "ConnectionFailed", "TLSFailure", "ConnectionLost", "CredentialsUnusable", "ClientShutDown"]
 
-    /// TLS failures reach the client as NIOSSL's or BoringSSL's errors, by name.
+    /// TLS failures reach the client as NIOSSL's or BoringSSL's errors, by name. A connection
+    /// closed or reset during the handshake is the network's failure, not TLS's.
     private static func isTLSFailure(_ why: String) -> Bool {
         let lowered = why.lowercased()
-        return ["nioss", "ssl", "tls", "handshake", "certificate"].contains { lowered.contains($0) }
+        if ["uncleanshutdown", "eof", "closed", "reset", "refused", "timed out", "timeout"].contains(where: lowered.contains) { return false }
+        return ["nioss", "ssl", "tls", "handshake", "certificate"].contains(where: lowered.contains)
     }
 }

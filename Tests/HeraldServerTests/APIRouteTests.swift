@@ -8,7 +8,7 @@ import Testing
 
 @Suite("API: operations, apps and keys")
 struct AppAPITests {
-    @Test("/openapi.json lists every route of the router and no other; /health and /metrics answer")
+    @Test("/openapi.json lists every route of the router and no other; /health, /ready and /metrics answer")
     func openAPIMatchesRoutes() async throws {
         let test = try await TestServer.make()
         let routes = Set(test.server.router().routes.map { route in
@@ -22,11 +22,15 @@ struct AppAPITests {
             let paths = try #require(answer["paths"] as? [String: [String: Any]])
             let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
             #expect(routes == documented, "undocumented: \(routes.subtracting(documented).sorted()); not routes: \(documented.subtracting(routes).sorted())")
-            #expect(routes.count == 22)
+            #expect(routes.count == 23)
 
             let health = try await api.call(.get, "/health")
             #expect(health.status == 200)
             #expect(health["status"] as? String == "ok")
+            let ready = try await api.call(.get, "/ready")
+            #expect(ready.status == 200, "\(ready.text)")
+            #expect(ready["ready"] as? Bool == true)
+            #expect((ready["store"] as? [String: Any])?["ok"] as? Bool == true)
             let metrics = try await api.call(.get, "/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.text.contains("herald_queue_depth 0"))

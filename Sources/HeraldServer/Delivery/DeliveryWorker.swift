@@ -22,6 +22,8 @@ final class DeliveryWorker: Service, Sendable {
     let metrics: ServerMetrics
     let circuits = APNsCircuits()
     let recorder: OutcomeRecorder
+    /// Sent and not yet recorded, at most: APNs connections × streams.
+    let window: SendWindow
     let wake = WakeSignal()
     private let limiter = RateLimiter()
     private let apps = Mutex<[String: StoredApp]>([:])
@@ -47,7 +49,9 @@ final class DeliveryWorker: Service, Sendable {
         self.configuration = configuration
         self.routes = routes
         self.metrics = metrics
-        recorder = OutcomeRecorder(store: store, logger: configuration.logger, clock: configuration.clock)
+        let window = SendWindow(size: configuration.apnsConnections * configuration.apnsStreams)
+        self.window = window
+        recorder = OutcomeRecorder(store: store, logger: configuration.logger, clock: configuration.clock, window: window)
         webhook = FeedbackWebhook(logger: configuration.logger)
     }
 
@@ -177,7 +181,10 @@ final class DeliveryWorker: Service, Sendable {
         var run: (key: GroupKey, group: Group)?
         var lastApp: (id: String, app: StoredApp?)?
         var lastMessage: (id: String, message: PreparedMessage?)?
-        for delivery in batch.deliveries {
+        // A row whose outcome this node has not written yet (the store was away long enough for
+        // its lease to end) was sent already: it must not go again.
+        let unwritten = recorder.unwritten(among: batch.deliveries.map(\.id))
+        for delivery in batch.deliveries where !unwritten.contains(delivery.id) {
             if lastApp?.id != delivery.appID { lastApp = (delivery.appID, try await app(delivery.appID)) }
             if lastMessage?.id != delivery.notificationID { lastMessage = (delivery.notificationID, try await message(delivery.notificationID)) }
             guard let storedApp = lastApp?.app, let prepared = lastMessage?.message else {
@@ -236,6 +243,8 @@ final class DeliveryWorker: Service, Sendable {
         for (position, item) in group.items.enumerated() { positions[item.notification.headers.id!] = position }
         var answered = [Bool](repeating: false, count: group.items.count)
         var feedback: [TokenFeedback] = []
+        // Each worker's share of the window, so that every worker keeps sending.
+        let sliceSize = max(1, window.size / max(1, configuration.workers))
         var start = 0
         while start < group.items.count {
             let now = configuration.clock.now
@@ -256,38 +265,49 @@ final class DeliveryWorker: Service, Sendable {
             case .send:
                 end = min(start + chunkSize, group.items.count)
             }
-            let chunk = group.items[start..<end]
-            if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: chunk.count, perSecond: limit) }
-            guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnd(of: batch) else {
-                logger.warning("lease ending before the send; \(group.items.count - start) deliveries are left to be claimed again")
-                return
-            }
-            var outcomes: [DeliveryOutcome] = []
-            var sent: [ServerMetrics.Send] = []
-            outcomes.reserveCapacity(chunk.count)
-            sent.reserveCapacity(chunk.count)
-            var lastFlush = ContinuousClock.now
-            for try await result in client.send(all: ArraySequence(elements: chunk.map(\.notification))) {
-                guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
-                answered[position] = true
-                let item = group.items[position]
-                let (outcome, change) = judge(result, item.delivery, expiration: item.expiration, route: group.route, requested: requested)
-                outcomes.append(outcome)
-                if let change { feedback.append(change) }
-                sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: outcome.reason), seconds: result.latency.inSeconds))
-                // Outcomes go to the recorder every few milliseconds, not at the chunk's end.
-                if outcomes.count >= 256 || ContinuousClock.now - lastFlush > recorder.interval {
-                    recorder.add(outcomes)
-                    outcomes.removeAll(keepingCapacity: true)
-                    lastFlush = .now
+            if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: end - start, perSecond: limit) }
+            // In slices of the send window: a slice goes once its permits are free, that is once
+            // what was sent before it is recorded.
+            var sliceStart = start
+            while sliceStart < end {
+                let slice = group.items[sliceStart..<min(end, sliceStart + sliceSize)]
+                guard await window.acquire(slice.count, stop: { Task.isShuttingDownGracefully }) else { return }
+                guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnd(of: batch) else {
+                    window.release(slice.count)
+                    logger.warning("lease ending before the send; \(group.items.count - sliceStart) deliveries are left to be claimed again")
+                    return
                 }
+                var outcomes: [DeliveryOutcome] = []
+                var sent: [ServerMetrics.Send] = []
+                outcomes.reserveCapacity(slice.count)
+                sent.reserveCapacity(slice.count)
+                var lastFlush = ContinuousClock.now
+                for try await result in client.send(all: ArraySequence(elements: slice.map(\.notification))) {
+                    guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
+                    answered[position] = true
+                    let item = group.items[position]
+                    let (outcome, change) = judge(result, item.delivery, expiration: item.expiration, route: group.route, requested: requested)
+                    outcomes.append(outcome)
+                    if let change { feedback.append(change) }
+                    sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: outcome.reason), seconds: result.latency.inSeconds))
+                    // Outcomes go to the recorder every few milliseconds, not at the slice's end,
+                    // each with its permit.
+                    if outcomes.count >= 64 || ContinuousClock.now - lastFlush > recorder.interval {
+                        recorder.add(outcomes, permits: outcomes.count)
+                        outcomes.removeAll(keepingCapacity: true)
+                        lastFlush = .now
+                    }
+                }
+                recorder.add(outcomes, permits: outcomes.count)
+                // A delivery the client gave no result for stays leased and is sent again when
+                // the lease ends; its permit goes back now.
+                let unanswered = slice.indices.count { !answered[$0] }
+                window.release(unanswered)
+                metrics.recordSends(sent)
+                sliceStart = slice.endIndex
             }
-            recorder.add(outcomes)
-            metrics.recordSends(sent)
             start = end
         }
-        // A delivery the client gave no result for stays leased and is sent again when the
-        // lease ends.
         await apply(feedback, appID: group.app.id)
     }
 

@@ -12,6 +12,10 @@ import Synchronization
 final class OutcomeRecorder: Sendable {
     private struct State {
         var buffer: [DeliveryOutcome] = []
+        /// Send-window permits held by the buffered outcomes (``SendWindow``).
+        var permits = 0
+        /// The queue rows of every outcome not yet written.
+        var unwritten: Set<Int64> = []
         /// Outcomes taken for the write under way.
         var writing = 0
         var stopped = false
@@ -30,28 +34,39 @@ final class OutcomeRecorder: Sendable {
     let interval: Duration
     /// A write starts at once when this many are waiting.
     let eagerCount: Int
-    /// Called after each write that went through, with what it wrote.
-    private let written: @Sendable ([DeliveryOutcome]) -> Void
+    /// Given the permits of outcomes once they are written.
+    let window: SendWindow
 
-    init(
-        store: any HeraldStore, logger: Logger, clock: any WallClock, interval: Duration = .milliseconds(5), eagerCount: Int = 500,
-        written: @escaping @Sendable ([DeliveryOutcome]) -> Void = { _ in }
-    ) {
+    init(store: any HeraldStore, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5), eagerCount: Int = 500) {
         self.store = store
         self.logger = logger
         self.clock = clock
         self.interval = interval
         self.eagerCount = eagerCount
-        self.written = written
+        self.window = window
     }
 
-    /// Queues outcomes for the next write.
-    func add(_ outcomes: some Sequence<DeliveryOutcome>) {
+    /// Queues outcomes for the next write; `permits` send-window permits go back once they are
+    /// written.
+    func add(_ outcomes: [DeliveryOutcome], permits: Int = 0) {
+        guard !outcomes.isEmpty || permits > 0 else { return }
         let count = state.withLock { state in
             state.buffer.append(contentsOf: outcomes)
+            state.permits += permits
+            for outcome in outcomes { state.unwritten.insert(outcome.id) }
             return state.buffer.count
         }
         if count >= eagerCount { wake.signal() }
+    }
+
+    /// Whether the row has an outcome waiting to be written (it must not be sent again).
+    func isUnwritten(_ id: Int64) -> Bool {
+        state.withLock { $0.unwritten.contains(id) }
+    }
+
+    /// The rows among `ids` with an outcome waiting to be written.
+    func unwritten(among ids: [Int64]) -> Set<Int64> {
+        state.withLock { state in state.unwritten.isEmpty ? [] : Set(ids.filter(state.unwritten.contains)) }
     }
 
     /// Outcomes not yet in the store.
@@ -67,29 +82,36 @@ final class OutcomeRecorder: Sendable {
         var backoff = Duration.milliseconds(50)
         var drainDeadline: ContinuousClock.Instant?
         while true {
-            let (batch, stopped) = state.withLock { state -> ([DeliveryOutcome], Bool) in
+            let (batch, permits, stopped) = state.withLock { state -> ([DeliveryOutcome], Int, Bool) in
                 let batch = state.buffer
+                let permits = state.permits
                 state.buffer.removeAll(keepingCapacity: true)
+                state.permits = 0
                 state.writing = batch.count
-                return (batch, state.stopped)
+                return (batch, permits, state.stopped)
             }
             if stopped, drainDeadline == nil { drainDeadline = .now + drainTimeout }
             if batch.isEmpty {
+                window.release(permits)
                 if stopped { return }
                 await wake.wait(timeout: interval)
                 continue
             }
             do {
                 try await store.record(batch)
-                state.withLock { state in
+                let recovered = state.withLock { state in
                     state.writing = 0
-                    if let since = state.failingSince {
-                        logger.notice("outcomes are recorded again", metadata: ["failingFor": "\(clock.now.timeIntervalSince(since))s"])
+                    for outcome in batch { state.unwritten.remove(outcome.id) }
+                    defer {
+                        state.failingSince = nil
+                        state.lastError = nil
                     }
-                    state.failingSince = nil
-                    state.lastError = nil
+                    return state.failingSince
                 }
-                written(batch)
+                window.release(permits)
+                if let recovered {
+                    logger.notice("outcomes are recorded again", metadata: ["failingFor": "\(clock.now.timeIntervalSince(recovered))s"])
+                }
                 backoff = .milliseconds(50)
                 if !stopped { await wake.wait(timeout: interval) }
             } catch {
@@ -97,6 +119,7 @@ final class OutcomeRecorder: Sendable {
                 let first = state.withLock { state in
                     // Back in front, in their order, for the next try.
                     state.buffer.insert(contentsOf: batch, at: 0)
+                    state.permits += permits
                     state.writing = 0
                     state.failedWrites += 1
                     state.lastError = "\(error)"
