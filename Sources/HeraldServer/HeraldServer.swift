@@ -126,7 +126,7 @@ public final class HeraldServer: Sendable {
         Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "herald"),
-            services: [worker, scheduler, monitor],
+            services: [worker, worker.webhooks, scheduler, monitor],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
         )

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var lease: TimeInterval
     /// How deliveries that fail for a passing reason are retried, and for how long.
     public var retry: RetrySchedule
+    /// How webhook events the receiver did not take are retried, and for how long.
+    public var webhookRetry: RetrySchedule
     /// API calls that need the store answer 503 after this long without it; `/ready` gives the
     /// store this long to answer its check.
     public var storeTimeout: Duration
@@ -57,7 +59,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bodyLimit: Int = 1 << 20, idempotencyWindow: TimeInterval = 86_400,
         nodeID: String = ServerConfiguration.defaultNodeID(), workers: Int = 4, batchSize: Int = 1000, lease: TimeInterval = 10,
-        retry: RetrySchedule = RetrySchedule(), storeTimeout: Duration = .seconds(5),
+        retry: RetrySchedule = RetrySchedule(), webhookRetry: RetrySchedule = RetrySchedule(initialBackoff: 1, maximumBackoff: 600), storeTimeout: Duration = .seconds(5),
         startupTimeout: Duration = .seconds(60),
         pollInterval: Duration = .milliseconds(250), apnsConnections: Int = 4, apnsStreams: Int = 100,
         sandbox: SandboxRoute = .inProcess(adminPort: nil), schedulerInterval: Duration = .seconds(1), waitLimit: Int = 100,
@@ -72,6 +74,7 @@ public struct ServerConfiguration: Sendable {
         self.batchSize = batchSize
         self.lease = lease
         self.retry = retry
+        self.webhookRetry = webhookRetry
         self.storeTimeout = storeTimeout
         self.startupTimeout = startupTimeout
         self.pollInterval = pollInterval

@@ -81,6 +81,22 @@ public protocol HeraldStore: Sendable {
     /// A device's most recent deliveries, newest first.
     func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord]
 
+    /// Reserves `count` sends of `appID` under its limit of `perSecond` (a ``TokenBucket``)
+    /// and returns how long to wait before sending them. On PostgreSQL the bucket is shared by
+    /// every node, so the limit holds for their sum; on SQLite it is the process's.
+    func reserveSends(appID: String, count: Int, perSecond: Int, now: Date) async throws -> TimeInterval
+
+    // MARK: Webhook outbox
+
+    /// Keeps an event for the app's webhook until it is delivered or given up.
+    func enqueueWebhookEvent(appID: String, body: String, now: Date) async throws
+    /// Due events that nobody holds, leased to `owner` (one node sends each), attempts counted.
+    func claimWebhookEvents(owner: String, now: Date, lease: TimeInterval, limit: Int) async throws -> [WebhookEvent]
+    /// The receiver took the event, or it is given up: it leaves the outbox.
+    func finishWebhookEvent(id: Int64) async throws
+    /// The receiver did not take it: it is due again at `at`.
+    func retryWebhookEvent(id: Int64, at: Date, error: String) async throws
+
     // MARK: Schedules
 
     /// Stores a schedule, replacing the app's schedule with the same id.

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -47,6 +48,72 @@ import Testing
         }
     }
 
+    @Test("webhooks are signed with the app's secret, keep their query string, and are retried until the receiver takes them")
+    func signedRetriedWebhook() async throws {
+        let receiver = try await WebhookReceiver.start(failing: 2)
+        defer { receiver.stop() }
+        let test = try await TestServer.make()
+        let admin = test.admin
+        let clock = test.clock
+        let sandbox = try #require(test.server.sandbox)
+        try await test.run { api in
+            // https is accepted as well as http; a URL of any other kind is refused.
+            let refused = try await api.call(
+                .post, "/v1/apps", key: admin, json: ["name": "Bad", "bundleId": "com.example.bad", "feedbackUrl": "ftp://127.0.0.1/x"]
+            )
+            #expect(refused.status == 400 && refused.errorMessage.contains("https://"), "\(refused.text)")
+            let secure = try await api.call(
+                .post, "/v1/apps", key: admin, json: ["name": "Secure", "bundleId": "com.example.secure", "feedbackUrl": "https://hooks.example.com/herald"]
+            )
+            #expect(secure.status == 201, "\(secure.text)")
+
+            let created = try await api.call(
+                .post, "/v1/apps", key: admin,
+                json: ["name": "Demo", "bundleId": "com.example.demo", "feedbackUrl": "http://127.0.0.1:\(receiver.port)/hooks/apns?source=herald&v=2"]
+            )
+            let app = try #require(created["app"] as? [String: Any])
+            let secret = try #require(app["webhookSecret"] as? String)
+            let key = try #require((created["apiKey"] as? [String: Any])?["secret"] as? String)
+            // The secret is shown once: reading the app again does not show it.
+            let shown = try await api.call(.get, "/v1/apps/\(app["id"] as! String)", key: admin)
+            #expect(shown["webhookSecret"] == nil)
+
+            _ = try await api.call(.put, "/v1/devices/\(token(1))", key: key, json: ["environment": "development"])
+            sandbox.state.setAutoAccept(false)
+            _ = try sandbox.state.register(token: DeviceToken(parsing: token(1)), topic: "com.example.demo", environment: .development)
+            _ = try sandbox.state.unregister(token: token(1))
+            let answer = try await api.call(.post, "/v1/notifications?wait=true", key: key, json: ["to": ["all": true], "message": ["body": "hi"]])
+            #expect((answer["report"] as? [String: Any])?["failed"] as? Int == 1, "\(answer.text)")
+
+            // Two 503s, then taken: three posts of the same event, each signed. The server's clock
+            // is moved on for the back-off (1 s, then 2 s at most).
+            let deadline = ContinuousClock.now + .seconds(20)
+            while receiver.received.count < 3 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                clock.advance(by: 0.5)
+            }
+            let posts = receiver.received
+            #expect(posts.map(\.status) == [503, 503, 204])
+            #expect(Set(posts.map(\.eventID)).count == 1)
+            for post in posts {
+                #expect(post.path == "/hooks/apns" && post.query == "source=herald&v=2", "\(post.path) \(post.query ?? "")")
+                let signature = try #require(post.signature)
+                #expect(WebhookSignature.verify(header: signature, body: Data(post.body.utf8), secret: secret, now: Date()), "\(signature)")
+                #expect(!WebhookSignature.verify(header: signature, body: Data(post.body.utf8), secret: "whsec_other", now: Date()))
+                #expect(!WebhookSignature.verify(header: signature, body: Data((post.body + " ").utf8), secret: secret, now: Date()))
+            }
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(posts[0].body.utf8)) as? [String: Any])
+            #expect(body["event"] as? String == "tokens.invalidated")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(receiver.received.count == 3)
+
+            // Rotation: a new secret, shown once.
+            let rotated = try await api.call(.post, "/v1/apps/\(app["id"] as! String)/webhook-secret", key: admin)
+            #expect(rotated.status == 201)
+            #expect((rotated["webhookSecret"] as? String).map { $0.hasPrefix("whsec_") && $0 != secret } == true)
+        }
+    }
+
     @Test("an app's rate limit spaces its sends: 120 at 40 a second take at least 2 s; without a limit well under that")
     func rateLimit() async throws {
         let test = try await TestServer.make()
@@ -88,7 +155,12 @@ import Testing
 struct WebhookReceiver: Sendable {
     struct Post: Sendable {
         var path: String
+        var query: String?
+        var signature: String?
+        var eventID: String?
         var body: String
+        /// What the receiver answered.
+        var status: Int
     }
 
     let port: Int
@@ -100,13 +172,20 @@ struct WebhookReceiver: Sendable {
         let posts = Mutex<[Post]>([])
     }
 
-    static func start() async throws -> WebhookReceiver {
+    /// A receiver that answers 503 to its first `failing` posts (a receiver that is down), then 204.
+    static func start(failing: Int = 0) async throws -> WebhookReceiver {
         let log = PostLog()
         let router = Router()
         router.post("**") { request, _ -> HTTPResponse.Status in
             let body = try await request.body.collect(upTo: 1 << 20)
-            log.posts.withLock { $0.append(Post(path: request.uri.path, body: String(buffer: body))) }
-            return .noContent
+            return log.posts.withLock { posts in
+                let status: HTTPResponse.Status = posts.count < failing ? .serviceUnavailable : .noContent
+                posts.append(Post(
+                    path: request.uri.path, query: request.uri.query, signature: request.headers[HTTPField.Name("Herald-Signature")!],
+                    eventID: request.headers[HTTPField.Name("Herald-Event-Id")!], body: String(buffer: body), status: Int(status.code)
+                ))
+                return status
+            }
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "webhook.receiver")

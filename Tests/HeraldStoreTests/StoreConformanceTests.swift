@@ -249,6 +249,38 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("the webhook outbox keeps events until finished: leased to one node, retried when due, attempts counted", arguments: StoreBackend.available)
+    func webhookOutbox(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            try await store.enqueueWebhookEvent(appID: "a1", body: #"{"n":1}"#, now: now)
+            try await store.enqueueWebhookEvent(appID: "a1", body: #"{"n":2}"#, now: now)
+            let first = try await store.claimWebhookEvents(owner: "n1", now: now, lease: 60, limit: 10)
+            #expect(first.map(\.body) == [#"{"n":1}"#, #"{"n":2}"#])
+            #expect(first.allSatisfy { $0.attempts == 1 && $0.appID == "a1" && $0.createdAt == now })
+            #expect(try await store.claimWebhookEvents(owner: "n2", now: now.addingTimeInterval(1), lease: 60, limit: 10).isEmpty)
+            try await store.finishWebhookEvent(id: first[0].id)
+            try await store.retryWebhookEvent(id: first[1].id, at: now.addingTimeInterval(30), error: "answered 503")
+            #expect(try await store.claimWebhookEvents(owner: "n2", now: now.addingTimeInterval(10), lease: 60, limit: 10).isEmpty)
+            let again = try await store.claimWebhookEvents(owner: "n2", now: now.addingTimeInterval(31), lease: 60, limit: 10)
+            #expect(again.map(\.id) == [first[1].id] && again.first?.attempts == 2)
+            // A node that died holding it: the lease ends and another node takes it.
+            #expect(try await store.claimWebhookEvents(owner: "n3", now: now.addingTimeInterval(92), lease: 60, limit: 10).map(\.id) == [first[1].id])
+        }
+    }
+
+    @Test("send reservations: a one-second burst, then waits that keep the rate", arguments: StoreBackend.available)
+    func sendReservations(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            #expect(try await store.reserveSends(appID: "a1", count: 100, perSecond: 100, now: now) == 0)
+            #expect(abs(try await store.reserveSends(appID: "a1", count: 50, perSecond: 100, now: now) - 0.5) < 0.001)
+            #expect(abs(try await store.reserveSends(appID: "a1", count: 50, perSecond: 100, now: now) - 1.0) < 0.001)
+            // A second later, one second of tokens came back: the debt is half a second.
+            #expect(abs(try await store.reserveSends(appID: "a1", count: 50, perSecond: 100, now: now.addingTimeInterval(1)) - 0.5) < 0.001)
+            // Other apps have their own buckets.
+            #expect(try await store.reserveSends(appID: "a2", count: 10, perSecond: 100, now: now) == 0)
+        }
+    }
+
     @Test("bulk registration in one call; a batch's outcomes, runs of plain sends among others, are each recorded", arguments: StoreBackend.available)
     func bulkRegistrationAndRecordedRuns(backend: StoreBackend) async throws {
         try await withStore(backend) { store in

@@ -9,10 +9,13 @@ extension HeraldServer {
         guard input.name != nil, input.bundleId != nil else { throw APIError.badRequest("an app needs name and bundleId") }
         var app = StoredApp(id: "app_" + APIKeys.randomID(), name: "", bundleID: "", createdAt: configuration.clock.now)
         try input.apply(to: &app)
+        let webhookSecret = Self.giveWebhookSecret(to: &app)
         try await store.insertApp(app)
         let (key, secret) = try await keys.create(appID: app.id, now: configuration.clock.now)
         configuration.logger.info("app created", metadata: ["app": "\(app.id)", "bundle": "\(app.bundleID)"])
-        return try JSONBody.response(CreatedAppView(app: AppView(app, routes: routes), apiKey: KeyView(key, secret: secret)), status: .created)
+        var view = AppView(app, routes: routes)
+        view.webhookSecret = webhookSecret
+        return try JSONBody.response(CreatedAppView(app: view, apiKey: KeyView(key, secret: secret)), status: .created)
     }
 
     func listApps(_ request: Request) async throws -> Response {
@@ -38,9 +41,30 @@ extension HeraldServer {
         guard var app = try await store.app(id: id) else { throw APIError.notFound("no app '\(id)'") }
         let input = try await JSONBody.decode(AppInput.self, from: request, limit: configuration.bodyLimit)
         try input.apply(to: &app)
+        let webhookSecret = Self.giveWebhookSecret(to: &app)
         try await store.updateApp(app)
         worker.appChanged(id)
-        return try JSONBody.response(AppView(app, routes: routes))
+        var view = AppView(app, routes: routes)
+        view.webhookSecret = webhookSecret
+        return try JSONBody.response(view)
+    }
+
+    /// `POST /v1/apps/{app}/webhook-secret`: a new signing secret for the app's webhook, shown
+    /// in this answer only; the old one stops signing at once.
+    func rotateWebhookSecret(_ request: Request, id: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        guard var app = try await store.app(id: id) else { throw APIError.notFound("no app '\(id)'") }
+        app.webhookSecret = WebhookSignature.newSecret()
+        try await store.updateApp(app)
+        worker.appChanged(id)
+        return try JSONBody.response(["webhookSecret": app.webhookSecret!], status: .created)
+    }
+
+    /// An app given a webhook URL gets a signing secret, once; returns it when it is new.
+    static func giveWebhookSecret(to app: inout StoredApp) -> String? {
+        guard app.feedbackURL != nil, app.webhookSecret == nil else { return nil }
+        app.webhookSecret = WebhookSignature.newSecret()
+        return app.webhookSecret
     }
 
     func createKey(_ request: Request, appID: String) async throws -> Response {

@@ -18,6 +18,9 @@ extension HeraldServer {
         router.get("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.listApps(request) } }
         router.get("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.showApp(request, id: context.parameters.require("app")) } }
         router.patch("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.updateApp(request, id: context.parameters.require("app")) } }
+        router.post("/v1/apps/:app/webhook-secret") { request, context in
+            try await self.withStoreDeadline { try await self.rotateWebhookSecret(request, id: context.parameters.require("app")) }
+        }
         router.post("/v1/apps/:app/keys") { request, context in try await self.withStoreDeadline { try await self.createKey(request, appID: context.parameters.require("app")) } }
         router.get("/v1/apps/:app/keys") { request, context in try await self.withStoreDeadline { try await self.listKeys(request, appID: context.parameters.require("app")) } }
         router.delete("/v1/apps/:app/keys/:key") { request, context in

@@ -25,12 +25,11 @@ final class DeliveryWorker: Service, Sendable {
     /// Sent and not yet recorded, at most: APNs connections × streams.
     let window: SendWindow
     let wake = WakeSignal()
-    private let limiter = RateLimiter()
     private let apps = Mutex<[String: StoredApp]>([:])
     private let messages = Mutex<[String: PreparedMessage]>([:])
     /// The last heartbeat that renewed this node's leases: when it started, and until when.
     private let renewal = Mutex<(started: Date, until: Date)?>(nil)
-    private let webhook: FeedbackWebhook
+    let webhooks: WebhookSender
     private var logger: Logger { configuration.logger }
     /// Workers do not claim while more outcomes than this wait to be written.
     var recordBacklogLimit: Int { 2 * configuration.workers * configuration.batchSize }
@@ -52,7 +51,7 @@ final class DeliveryWorker: Service, Sendable {
         let window = SendWindow(size: configuration.apnsConnections * configuration.apnsStreams)
         self.window = window
         recorder = OutcomeRecorder(store: store, logger: configuration.logger, clock: configuration.clock, window: window)
-        webhook = FeedbackWebhook(logger: configuration.logger)
+        webhooks = WebhookSender(store: store, configuration: configuration)
     }
 
     /// Forgets a cached app (its credentials or limits changed).
@@ -265,7 +264,12 @@ final class DeliveryWorker: Service, Sendable {
             case .send:
                 end = min(start + chunkSize, group.items.count)
             }
-            if let limit = group.app.rateLimit { await limiter.acquire(appID: group.app.id, count: end - start, perSecond: limit) }
+            if let limit = group.app.rateLimit {
+                // Paced in real time, whatever clock the server reads for its records: the wait
+                // that follows is a real one.
+                let wait = try await store.reserveSends(appID: group.app.id, count: end - start, perSecond: limit, now: SystemClock().now)
+                if wait > 0 { try? await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up)))) }
+            }
             // In slices of the send window: a slice goes once its permits are free, that is once
             // what was sent before it is recorded.
             var sliceStart = start
@@ -384,8 +388,7 @@ final class DeliveryWorker: Service, Sendable {
                 metrics.recordInvalidated(reason: item.reason)
             }
             if !changed.isEmpty, let app = try await app(appID), app.feedbackURL != nil {
-                let webhook = webhook
-                Task { await webhook.announce(changed, app: app) }
+                try await webhooks.announce(changed, app: app)
             }
         } catch {
             logger.error("could not apply token feedback: \(error)", metadata: ["app": "\(appID)", "tokens": "\(feedback.count)"])

@@ -44,8 +44,8 @@ struct AppInput: Decodable, Sendable {
             app.rateLimit = rateLimit
         }
         if let feedbackUrl {
-            guard let url = URL(string: feedbackUrl), url.scheme == "http", url.host != nil else {
-                throw .badRequest("feedbackUrl must be an http:// URL; got '\(feedbackUrl)'")
+            guard let url = URL(string: feedbackUrl), url.scheme == "https" || url.scheme == "http", let host = url.host, !host.isEmpty else {
+                throw .badRequest("feedbackUrl must be an https:// (or http://) URL; got '\(feedbackUrl)'")
             }
             app.feedbackURL = feedbackUrl
         }

@@ -16,6 +16,8 @@ struct AppView: Encodable, Sendable {
     var destinations: [String: String]
     var rateLimit: Int?
     var feedbackUrl: String?
+    /// The webhook's signing secret: only in the answer that made it.
+    var webhookSecret: String?
     /// The time zone of devices registered without one, for wall-clock schedules.
     var defaultTimeZone: String
     var createdAt: Date

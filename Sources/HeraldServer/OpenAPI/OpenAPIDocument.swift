@@ -49,6 +49,7 @@ enum OpenAPIDocument {
       "type": "object"
      },
      "feedbackUrl": {
+      "description": "Where invalid tokens are announced: POST of {event: tokens.invalidated, app, tokens: [{token, state, reason, timestamp}]} signed in the Herald-Signature header (t=UNIX seconds,v1=hex HMAC-SHA256 of \"t.body\" with the app's webhook secret); https (system roots) or http, query string kept; retried with back-off for 24 hours until a 2xx",
       "type": "string"
      },
      "id": {
@@ -61,6 +62,10 @@ enum OpenAPIDocument {
       "type": "integer"
      },
      "teamId": {
+      "type": "string"
+     },
+     "webhookSecret": {
+      "description": "The signing secret of the webhook (Herald-Signature), only in the answer that made it: when feedbackUrl is first set, or rotated",
       "type": "string"
      }
     },
@@ -108,6 +113,8 @@ enum OpenAPIDocument {
       "type": "string"
      },
      "feedbackUrl": {
+      "description": "https:// or http:// URL of the app's webhook",
+      "format": "uri",
       "type": "string"
      },
      "name": {
@@ -1275,6 +1282,56 @@ enum OpenAPIDocument {
      }
     ],
     "summary": "Revoke a key",
+    "tags": [
+     "apps"
+    ]
+   }
+  },
+  "/v1/apps/{app}/webhook-secret": {
+   "post": {
+    "parameters": [
+     {
+      "description": "The app's id (app_…)",
+      "in": "path",
+      "name": "app",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "201": {
+      "content": {
+       "application/json": {
+        "schema": {
+         "properties": {
+          "webhookSecret": {
+           "type": "string"
+          }
+         },
+         "type": "object"
+        }
+       }
+      },
+      "description": "The new secret"
+     },
+     "401": {
+      "$ref": "#/components/responses/Error"
+     },
+     "403": {
+      "$ref": "#/components/responses/Error"
+     },
+     "404": {
+      "$ref": "#/components/responses/Error"
+     }
+    },
+    "security": [
+     {
+      "adminKey": []
+     }
+    ],
+    "summary": "A new webhook signing secret for the app (admin key), shown in this answer only; the old one stops signing at once",
     "tags": [
      "apps"
     ]

@@ -19,6 +19,8 @@ public struct StoredApp: Sendable, Hashable, Codable {
     public var rateLimit: Int?
     /// Where invalid tokens are announced (POST, JSON).
     public var feedbackURL: String?
+    /// The key of the webhook's `Herald-Signature` (shown once, when made).
+    public var webhookSecret: String?
     /// The time zone wall-clock schedules use for devices that did not give one (nil: UTC).
     public var defaultTimeZone: String?
     public var createdAt: Date

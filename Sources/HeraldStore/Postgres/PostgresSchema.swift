@@ -43,5 +43,14 @@ enum PostgresSchema {
             lease_until DOUBLE PRECISION, body TEXT NOT NULL, PRIMARY KEY (app_id, id))
         """,
         "CREATE INDEX IF NOT EXISTS schedules_due ON schedules (next_check_at)",
+        """
+        CREATE TABLE IF NOT EXISTS webhook_events (
+            id BIGSERIAL PRIMARY KEY, app_id TEXT NOT NULL, body TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0,
+            next_attempt_at DOUBLE PRECISION NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION, last_error TEXT,
+            created_at DOUBLE PRECISION NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (next_attempt_at)",
+        // Per-app rate limits shared by every node (see TokenBucket).
+        "CREATE TABLE IF NOT EXISTS rate_buckets (app_id TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)",
     ]
 }

@@ -128,6 +128,22 @@ extension PostgresStore {
         return QueueSummary(depth: Int(depth), retrying: Int(retrying), oldestQueuedAt: oldest.map(Date.init(timeIntervalSince1970:)))
     }
 
+    /// ``TokenBucket/reserve(_:perSecond:now:)`` in one statement, on the row every node shares.
+    public func reserveSends(appID: String, count: Int, perSecond: Int, now: Date) async throws -> TimeInterval {
+        let rate = Double(max(1, perSecond))
+        let tokens = try await rows(
+            """
+            INSERT INTO rate_buckets (app_id, tokens, updated_at) VALUES ($1, $2 - $3, $4)
+            ON CONFLICT (app_id) DO UPDATE SET
+                tokens = LEAST($2, rate_buckets.tokens + GREATEST(0, $4 - rate_buckets.updated_at) * $2) - $3,
+                updated_at = GREATEST(rate_buckets.updated_at, $4)
+            RETURNING tokens
+            """,
+            [.text(appID), .double(rate), .double(Double(count)), .double(now.timeIntervalSince1970)]
+        ).first?.decode(Double.self) ?? 0
+        return tokens < 0 ? -tokens / rate : 0
+    }
+
     public func releaseLeases(owner: String) async throws {
         _ = try await rows(
             "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, attempts = GREATEST(attempts - 1, 0) WHERE state = 'queued' AND lease_owner = $1",

@@ -11,7 +11,8 @@ import GRDB
 enum SQLiteSchema {
     /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
     /// notification's id and the app and token, in the row and in two indexes; version 2 had no
-    /// `retry_at` (when a delivery that failed for a passing reason is due again).
+    /// `retry_at` (when a delivery that failed for a passing reason is due again) nor the
+    /// webhook outbox.
     static let version = 3
 
     static let statements = [
@@ -56,6 +57,12 @@ enum SQLiteSchema {
             body TEXT NOT NULL, PRIMARY KEY (app_id, id))
         """,
         "CREATE INDEX IF NOT EXISTS schedules_due ON schedules (next_check_at)",
+        """
+        CREATE TABLE IF NOT EXISTS webhook_events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, app_id TEXT NOT NULL, body TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL NOT NULL, lease_owner TEXT, lease_until REAL, last_error TEXT, created_at REAL NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (next_attempt_at)",
     ]
 
     /// Brings the file to the current layout (in the caller's transaction): creates what is
@@ -67,9 +74,9 @@ enum SQLiteSchema {
             try moveFromVersion1(db)
         } else if found == 2 {
             try db.execute(sql: "ALTER TABLE deliveries ADD COLUMN retry_at REAL")
-        } else {
-            for statement in statements { try db.execute(sql: statement) }
         }
+        // Every statement creates only what is missing (such as a new table).
+        for statement in statements { try db.execute(sql: statement) }
         try db.execute(sql: "PRAGMA user_version = \(version)")
     }
 

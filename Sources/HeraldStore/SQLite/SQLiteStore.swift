@@ -11,6 +11,8 @@ public final class SQLiteStore: HeraldStore {
     /// The queue's leases; read and changed only on the pool's writer, in order with the rows.
     let leases = Mutex(SQLiteLeases())
     let deliveryLock: SQLiteDeliveryLock
+    /// Per-app rate limits: one process delivers from the file, so they live in its memory.
+    let buckets = Mutex<[String: TokenBucket]>([:])
 
     /// Opens (or creates) the database file at `path`; a file with several hard links is refused
     /// (``StoreError/hardLinked(_:links:)``). A new file is made readable by its owner
@@ -33,6 +35,14 @@ public final class SQLiteStore: HeraldStore {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         deliveryLock = SQLiteDeliveryLock(databasePath: path)
+    }
+
+    public func reserveSends(appID: String, count: Int, perSecond: Int, now: Date) async throws -> TimeInterval {
+        buckets.withLock { buckets in
+            var bucket = buckets[appID] ?? TokenBucket(tokens: Double(perSecond), updated: now)
+            defer { buckets[appID] = bucket }
+            return bucket.reserve(count, perSecond: perSecond, now: now)
+        }
     }
 
     public func migrate() async throws {
