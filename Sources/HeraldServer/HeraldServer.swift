@@ -33,7 +33,7 @@ public final class HeraldServer: Sendable {
         self.sandbox = sandbox
         self.routes = routes
         keys = APIKeys(store: store)
-        monitor = HealthMonitor(store: store, clock: configuration.clock, logger: configuration.logger, timeout: configuration.storeTimeout)
+        monitor = HealthMonitor(store: store, clock: configuration.clock, logger: configuration.logger, node: configuration.nodeID, timeout: configuration.storeTimeout)
         let worker = DeliveryWorker(store: store, configuration: configuration, routes: routes, metrics: metrics)
         self.worker = worker
         let metrics = metrics

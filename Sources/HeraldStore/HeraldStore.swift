@@ -65,12 +65,15 @@ public protocol HeraldStore: Sendable {
     /// Records what became of claimed deliveries: finished ones leave the queue; ones with a
     /// `retryAt` stay queued and are not claimed before it.
     func record(_ outcomes: [DeliveryOutcome]) async throws
-    /// Extends every lease `owner` holds to `until`: a live node's heartbeat, so that short
-    /// leases end soon after a node dies and never while it works.
-    func renewLeases(owner: String, until: Date) async throws
+    /// Extends `owner`'s leases on the rows `ids` (those it is still working on) to `until`: a
+    /// live node's heartbeat, so that short leases end soon after a node dies, never while it
+    /// works, and still end for rows it dropped.
+    func renewLeases(owner: String, ids: [Int64], until: Date) async throws
     /// The queue at a glance, for readiness: deliveries queued, those waiting for a retry, and
     /// when the oldest was queued.
     func queueSummary(now: Date) async throws -> QueueSummary
+    /// Writes `node`'s health-check time: fails when the store cannot write (a full disk).
+    func checkWrite(node: String, now: Date) async throws
     /// Gives back the leases `owner` still holds (graceful shutdown).
     func releaseLeases(owner: String) async throws
     /// Deliveries still queued, leased or not.

@@ -1,3 +1,6 @@
+import GRDB
+import PostgresNIO
+
 /// Why a store could not be opened or used.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database URL is not one the store understands.
@@ -34,5 +37,31 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .hardLinked(let path, let links):
             "the SQLite database \(path) has \(links) hard links; SQLite keeps its write-ahead log by name, so a database must have one name (remove the other links, or use a symbolic link)"
         }
+    }
+}
+
+extension StoreError {
+    /// Whether `error` says the store cannot be reached or cannot write now (connection refused
+    /// or lost, the server shutting down, a full disk, a locked or read-only file), as opposed
+    /// to a bad request: a caller may try again later, and the API answers 503.
+    public static func isUnavailable(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .sslUnsupported,
+                .failedToAddSSLHandler:
+                return true
+            case .server:
+                // Connection exceptions (08), insufficient resources such as a full disk (53),
+                // operator intervention such as a shutdown (57).
+                let state = error.serverInfo?[.sqlState] ?? ""
+                return ["08", "53", "57"].contains(String(state.prefix(2)))
+            default:
+                return false
+            }
+        }
+        if let error = error as? DatabaseError {
+            return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode.primaryResultCode)
+        }
+        return false
     }
 }

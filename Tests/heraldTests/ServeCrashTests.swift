@@ -70,7 +70,7 @@ import Testing
 
         let received = try await sandbox.received()
         let byToken = Dictionary(grouping: received, by: \.token)
-        #expect(Set(byToken.keys) == Set(tokens), "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
+        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
         var duplicates = 0
         for (token, notifications) in byToken where notifications.count > 1 {
             duplicates += notifications.count - 1

@@ -71,7 +71,7 @@ import Testing
 
         let received = try await sandbox.received()
         let byToken = Dictionary(grouping: received, by: \.token)
-        #expect(Set(byToken.keys) == Set(tokens), "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
+        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
         let duplicates = byToken.values.reduce(0) { $0 + $1.count - 1 }
         #expect(duplicates == 0, "\(duplicates) devices got it twice")
         print("outage test: \(acceptedAtCut) accepted before the cut, \(received.count) in all, \(duplicates) twice; /ready said: \(why.prefix(300))")

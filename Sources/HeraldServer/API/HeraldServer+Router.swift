@@ -7,7 +7,8 @@ extension HeraldServer {
     /// time (``withStoreDeadline(_:)``); operations endpoints answer from memory. `/openapi.json` describes the same list (a test keeps them in step).
     func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(logger: configuration.logger, metrics: metrics))
+        let monitor = monitor
+        router.add(middleware: RequestLogMiddleware(logger: configuration.logger, metrics: metrics) { monitor.noteFailure($0) })
 
         router.get("/health") { _, _ in try self.health() }
         router.get("/ready") { _, _ in try self.readiness() }

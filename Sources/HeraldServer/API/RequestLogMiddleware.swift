@@ -1,13 +1,17 @@
 import Foundation
 import HeraldCore
 import Hummingbird
+import HeraldStore
 import Logging
 
 /// Logs each request (method, path with device tokens redacted, status, time) and counts it;
-/// unknown routes answer in the API's error format.
+/// unknown routes answer in the API's error format; a store that cannot be reached or cannot
+/// write answers 503 `store_unavailable`.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
     let metrics: ServerMetrics
+    /// Told when a request failed because the store is unavailable (for `/health`).
+    let storeUnavailable: @Sendable (String) -> Void
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -32,6 +36,14 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPResponseError {
             status = error.status.code
             throw APIError(error.status, code: "http_\(error.status.code)", "\(error)")
+        } catch where StoreError.isUnavailable(error) {
+            status = 503
+            logger.warning("\(request.method) \(Self.redacted(request.uri.path)): the store is unavailable: \(error)")
+            storeUnavailable("\(error)")
+            throw APIError(
+                .serviceUnavailable, code: "store_unavailable",
+                "the store cannot be reached or cannot write (see the server's log); try again later (GET /ready says why)"
+            )
         } catch {
             logger.error("\(request.method) \(Self.redacted(request.uri.path)) failed: \(error)")
             throw APIError(.internalServerError, code: "internal", "the server could not complete the request; see its log")

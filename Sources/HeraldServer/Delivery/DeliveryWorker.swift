@@ -29,6 +29,10 @@ final class DeliveryWorker: Service, Sendable {
     private let messages = Mutex<[String: PreparedMessage]>([:])
     /// The last heartbeat that renewed this node's leases: when it started, and until when.
     private let renewal = Mutex<(started: Date, until: Date)?>(nil)
+    /// The rows of the batches the workers hold (claimed, not yet done with): the heartbeat
+    /// renews these and the rows whose outcome is not written yet, and no other, so a row a
+    /// failed batch dropped is taken again when its lease ends.
+    private let holding = Mutex<Set<Int64>>([])
     let webhooks: WebhookSender
     private var logger: Logger { configuration.logger }
     /// Workers do not claim while more outcomes than this wait to be written.
@@ -89,8 +93,9 @@ final class DeliveryWorker: Service, Sendable {
             if Task.isCancelled { return }
             let started = configuration.clock.now
             let until = started.addingTimeInterval(configuration.lease)
+            let ids = Array(holding.withLock { $0 }.union(recorder.unwrittenIDs))
             do {
-                try await store.renewLeases(owner: configuration.nodeID, until: until)
+                try await store.renewLeases(owner: configuration.nodeID, ids: ids, until: until)
                 renewal.withLock { $0 = (started, until) }
                 if failing { logger.notice("leases are renewed again") }
                 failing = false
@@ -122,11 +127,18 @@ final class DeliveryWorker: Service, Sendable {
                 // is on its way, so APNs never waits for the store. (Claimed rows left over at
                 // shutdown are given back with the others.)
                 let more = batch.deliveries.count == configuration.batchSize && recorder.backlog <= recordBacklogLimit
-                async let following = more ? claim() : ClaimedBatch.empty
-                try await deliver(batch)
-                batch = try await following
+                let following = more ? Task { try await self.claim() } : nil
+                do {
+                    try await deliver(batch)
+                } catch {
+                    logger.error("delivery batch failed; its unsent deliveries are taken again when their lease ends: \(error)")
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                let done = batch.deliveries.map(\.id)
+                holding.withLock { $0.subtract(done) }
+                batch = (try await following?.value) ?? .empty
             } catch {
-                logger.error("delivery batch failed: \(error)")
+                logger.error("cannot claim deliveries: \(error)")
                 batch = .empty
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -145,6 +157,7 @@ final class DeliveryWorker: Service, Sendable {
     private func claim() async throws -> ClaimedBatch {
         let now = configuration.clock.now
         let deliveries = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: now)
+        holding.withLock { $0.formUnion(deliveries.lazy.map(\.id)) }
         return ClaimedBatch(deliveries: deliveries, claimedAt: configuration.clock.now, leaseEnds: now.addingTimeInterval(configuration.lease))
     }
 

@@ -59,10 +59,8 @@ final class OutcomeRecorder: Sendable {
         if count >= eagerCount { wake.signal() }
     }
 
-    /// Whether the row has an outcome waiting to be written (it must not be sent again).
-    func isUnwritten(_ id: Int64) -> Bool {
-        state.withLock { $0.unwritten.contains(id) }
-    }
+    /// Every row with an outcome waiting to be written.
+    var unwrittenIDs: Set<Int64> { state.withLock { $0.unwritten } }
 
     /// The rows among `ids` with an outcome waiting to be written.
     func unwritten(among ids: [Int64]) -> Set<Int64> {

@@ -5,7 +5,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Checks the store every second, with a deadline, and keeps what it saw in memory, so
+/// Checks the store every second (a read and a small write, so a full disk shows), with a deadline, and keeps what it saw in memory, so
 /// `/health`, `/ready` and `/metrics` answer at once whatever state the store is in.
 final class HealthMonitor: Service, Sendable {
     /// The last check's findings.
@@ -23,13 +23,15 @@ final class HealthMonitor: Service, Sendable {
     private let store: any HeraldStore
     private let clock: any WallClock
     private let logger: Logger
+    private let node: String
     let timeout: Duration
     private let state = Mutex(Snapshot())
     /// A check still waiting for the store (one at a time).
     private let checking = Atomic<Bool>(false)
 
-    init(store: any HeraldStore, clock: any WallClock, logger: Logger, timeout: Duration) {
+    init(store: any HeraldStore, clock: any WallClock, logger: Logger, node: String, timeout: Duration) {
         self.store = store
+        self.node = node
         self.clock = clock
         self.logger = logger
         self.timeout = timeout
@@ -44,7 +46,13 @@ final class HealthMonitor: Service, Sendable {
         }
     }
 
-    /// One check: the queue summary within ``timeout``. A check the store does not answer in
+    /// A request or a write failed because the store is unavailable: reported until a check
+    /// (which writes too) goes through.
+    func noteFailure(_ why: String) {
+        fail(why)
+    }
+
+    /// One check: the queue summary and a small write, within ``timeout``. A check the store does not answer in
     /// time counts as a failure; it is not started again until the store answers it.
     func check() async {
         guard checking.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
@@ -58,6 +66,7 @@ final class HealthMonitor: Service, Sendable {
             defer { self.checking.store(false, ordering: .releasing) }
             do {
                 let summary = try await store.queueSummary(now: clock.now)
+                try await store.checkWrite(node: self.node, now: clock.now)
                 done.store(true, ordering: .releasing)
                 self.succeed(summary)
             } catch {

@@ -50,6 +50,8 @@ enum PostgresSchema {
             created_at DOUBLE PRECISION NOT NULL)
         """,
         "CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (next_attempt_at)",
+        // Each node's last health check: a write, so a full disk shows in /health.
+        "CREATE TABLE IF NOT EXISTS health_checks (node TEXT PRIMARY KEY, checked_at DOUBLE PRECISION NOT NULL)",
         // Per-app rate limits shared by every node (see TokenBucket).
         "CREATE TABLE IF NOT EXISTS rate_buckets (app_id TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)",
     ]

@@ -113,10 +113,26 @@ extension PostgresStore {
         )
     }
 
-    public func renewLeases(owner: String, until: Date) async throws {
+    public func renewLeases(owner: String, ids: [Int64], until: Date) async throws {
+        guard !ids.isEmpty else { return }
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(owner)
+        bindings.append(ids)
+        bindings.append(until.timeIntervalSince1970)
+        try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    UPDATE deliveries SET lease_until = $3
+                    WHERE id = ANY($2::bigint[]) AND state = 'queued' AND lease_owner = $1 AND lease_until < $3
+                    """, binds: bindings
+            ), logger: logger
+        )
+    }
+
+    public func checkWrite(node: String, now: Date) async throws {
         _ = try await rows(
-            "UPDATE deliveries SET lease_until = $2 WHERE state = 'queued' AND lease_owner = $1 AND lease_until < $2",
-            [.text(owner), .double(until.timeIntervalSince1970)]
+            "INSERT INTO health_checks (node, checked_at) VALUES ($1, $2) ON CONFLICT (node) DO UPDATE SET checked_at = EXCLUDED.checked_at",
+            [.text(node), .double(now.timeIntervalSince1970)]
         )
     }
 

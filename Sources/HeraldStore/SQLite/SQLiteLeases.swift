@@ -53,9 +53,10 @@ struct SQLiteLeases: Sendable {
         held[id] = Lease(owner: nil, until: until, claims: 0)
     }
 
-    /// Extends every lease `owner` holds to `until` (the owner is alive and still working).
-    mutating func renew(owner: String, until: Date) {
-        for (id, lease) in held where lease.owner == owner && lease.until < until {
+    /// Extends `owner`'s leases on `ids` to `until` (the owner is alive and still working on them).
+    mutating func renew(owner: String, ids: [Int64], until: Date) {
+        for id in ids {
+            guard let lease = held[id], lease.owner == owner, lease.until < until else { continue }
             held[id]?.until = until
         }
     }

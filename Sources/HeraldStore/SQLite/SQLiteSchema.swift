@@ -63,6 +63,8 @@ enum SQLiteSchema {
             next_attempt_at REAL NOT NULL, lease_owner TEXT, lease_until REAL, last_error TEXT, created_at REAL NOT NULL)
         """,
         "CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (next_attempt_at)",
+        // Each node's last health check: a write, so a full disk shows in /health.
+        "CREATE TABLE IF NOT EXISTS health_checks (node TEXT PRIMARY KEY, checked_at REAL NOT NULL)",
     ]
 
     /// Brings the file to the current layout (in the caller's transaction): creates what is

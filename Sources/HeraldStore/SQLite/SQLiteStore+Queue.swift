@@ -238,8 +238,17 @@ extension SQLiteStore {
     }
 
     /// Leases live in memory (``SQLiteLeases``): renewing them writes nothing.
-    public func renewLeases(owner: String, until: Date) async throws {
-        leases.withLock { $0.renew(owner: owner, until: until) }
+    public func renewLeases(owner: String, ids: [Int64], until: Date) async throws {
+        leases.withLock { $0.renew(owner: owner, ids: ids, until: until) }
+    }
+
+    public func checkWrite(node: String, now: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO health_checks (node, checked_at) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET checked_at = excluded.checked_at",
+                arguments: [node, now.timeIntervalSince1970]
+            )
+        }
     }
 
     public func queueSummary(now: Date) async throws -> QueueSummary {
