@@ -276,6 +276,14 @@ public final class APNsClient: Sendable {
             } catch {
                 throw .credentials("cannot open the PKCS#12 file \(path) (wrong password, or not a .p12 with a certificate and its key): \(error)")
             }
+        case .pkcs12Data(let bytes, let password):
+            do {
+                let bundle = try NIOSSLPKCS12Bundle(buffer: bytes, passphrase: password.map { Array($0.utf8) })
+                tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
+                tls.privateKey = .privateKey(bundle.privateKey)
+            } catch {
+                throw .credentials("cannot open the PKCS#12 certificate (wrong password, or not a .p12 with a certificate and its key): \(error)")
+            }
         case .token:
             break
         }

@@ -43,6 +43,9 @@ public struct APNsClientConfiguration: Sendable {
         /// A client certificate and key in one PKCS#12 file (`.p12`, as Keychain Access exports
         /// it), with its password if it has one.
         case pkcs12(path: String, password: String?)
+        /// The same PKCS#12 bundle in memory (a server that keeps credentials in its database
+        /// never writes them to a file).
+        case pkcs12Data([UInt8], password: String?)
     }
 
     public var endpoint: Endpoint

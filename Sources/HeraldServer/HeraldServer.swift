@@ -85,6 +85,7 @@ public final class HeraldServer: Sendable {
             let work = Task {
                 do {
                     try await store.migrate()
+                    try await store.resealSecrets()
                     try await store.prepareToDeliver()
                     race.finish(.success(()))
                 } catch {

@@ -114,6 +114,12 @@ public protocol HeraldStore: Sendable {
 }
 
 extension HeraldStore {
+    /// Writes every app again, so its secrets are sealed with the store's current key (plain
+    /// ones written before encryption was on, or ones sealed with a previous key).
+    public func resealSecrets() async throws {
+        for app in try await apps() { try await updateApp(app) }
+    }
+
     /// Nothing to ready: leases are kept in the database.
     public func prepareToDeliver() async throws {}
 

@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case newerLayout(Int, known: Int)
     /// Another process delivers from this SQLite file (it holds the lock on the file at the path).
     case deliveryLockHeld(String)
+    /// The secret key is missing, malformed, or not the one the secrets were sealed with.
+    case secretKey(String)
     /// The SQLite file at the path has more than one name (hard links).
     case hardLinked(String, links: Int)
     /// The SQLite file at the path could not be opened or locked for delivery.
@@ -34,6 +36,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .deliveryLockHeld(let path):
             "another process is delivering from this SQLite database (it holds the lock on \(path)); one process serves a SQLite file, use PostgreSQL (--postgres) to run several"
         case .deliveryLock(let path, let reason): "could not lock \(path): \(reason)"
+        case .secretKey(let message): message
         case .hardLinked(let path, let links):
             "the SQLite database \(path) has \(links) hard links; SQLite keeps its write-ahead log by name, so a database must have one name (remove the other links, or use a symbolic link)"
         }

@@ -250,6 +250,13 @@ enum ServerBootstrapProbe {
         #expect(result.isSuccess, "\(result)")
         try await client.shutdown()
         #expect(throws: APNsClientError.self) { try fixture.client(authentication: .pkcs12(path: p12, password: "wrong")) }
+        // The same bundle from memory, as the App Server keeps it (never written to a file).
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: p12)))
+        let fromMemory = try fixture.client(authentication: .pkcs12Data(bytes, password: "secret"))
+        let second = await fromMemory.send(try fixture.notification())
+        #expect(second.isSuccess, "\(second)")
+        try await fromMemory.shutdown()
+        #expect(throws: APNsClientError.self) { try fixture.client(authentication: .pkcs12Data(bytes, password: "wrong")) }
         await fixture.stop()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -165,6 +165,62 @@ struct SQLiteStoreTests {
         try await first.close()
     }
 
+    @Test("Apple credentials and webhook secrets are sealed in the file; another key cannot open them; keys rotate")
+    func secretsAtRest() async throws {
+        let path = try newPath()
+        let oldKey = [UInt8](repeating: 7, count: 32)
+        let newKey = [UInt8](repeating: 9, count: 32)
+        var app = StoredApp(id: "a1", name: "A", bundleID: "com.example.a", teamID: "TEAM123456", createdAt: now)
+        app.credentials = [
+            AppCredential(environment: .production, secret: .token(keyID: "KEY1234567", pem: "-----BEGIN PRIVATE KEY-----\nsecret-pem\n-----END PRIVATE KEY-----")),
+            AppCredential(environment: .development, secret: .pkcs12(base64: "cDEyLWJ5dGVz", password: "p12-password")),
+        ]
+        app.webhookSecret = "whsec_webhook-secret"
+        // Written before encryption was on: plain in the file.
+        let plain = try SQLiteStore(path: path)
+        try await plain.migrate()
+        try await plain.insertApp(app)
+        try await plain.close()
+
+        func rawBody() async throws -> String {
+            try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT body FROM apps") ?? "" }
+        }
+        #expect(try await rawBody().contains("secret-pem"))
+        let sealing = try SQLiteStore(path: path, sealer: SecretSealer(key: oldKey))
+        #expect(try await sealing.app(id: "a1") == app)
+        try await sealing.resealSecrets()
+        let sealed = try await rawBody()
+        for secret in ["secret-pem", "p12-password", "cDEyLWJ5dGVz", "whsec_webhook-secret"] { #expect(!sealed.contains(secret), "\(secret) in the file") }
+        #expect(sealed.contains(SecretSealer.prefix))
+        #expect(try await sealing.app(id: "a1") == app)
+        try await sealing.close()
+
+        let wrongKey = try SQLiteStore(path: path, sealer: SecretSealer(key: newKey))
+        await #expect(throws: StoreError.self) { try await wrongKey.app(id: "a1") }
+        try await wrongKey.close()
+        // Rotation: the new key current, the old one still accepted; after the reseal the old
+        // key can go.
+        let rotating = try SQLiteStore(path: path, sealer: SecretSealer(key: newKey, previous: [oldKey]))
+        try await rotating.resealSecrets()
+        try await rotating.close()
+        let rotated = try SQLiteStore(path: path, sealer: SecretSealer(key: newKey))
+        #expect(try await rotated.apps() == [app])
+        try await rotated.close()
+    }
+
+    @Test("the key file beside the database is made once, readable by its owner only; HERALD_SECRET_KEY is base64 or hex")
+    func keyFile() throws {
+        let path = try newPath() + ".key"
+        _ = try SecretSealer.keyFile(at: path)
+        let first = try #require(FileManager.default.contents(atPath: path))
+        _ = try SecretSealer.keyFile(at: path)
+        #expect(FileManager.default.contents(atPath: path) == first)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        #expect(try SecretSealer.parseKey(String(repeating: "ab", count: 32)) == [UInt8](repeating: 0xab, count: 32))
+        #expect(try SecretSealer.parseKey(Data(repeating: 1, count: 32).base64EncodedString()) == [UInt8](repeating: 1, count: 32))
+        #expect(throws: StoreError.self) { try SecretSealer.parseKey("short") }
+    }
+
     @Test("a new database file is readable by its owner only")
     func newFileIsPrivate() async throws {
         let path = try newPath()

@@ -30,14 +30,12 @@ final class APNsRoutes: Sendable {
     private let streams: Int
     /// The key the server signs sandbox requests with (the sandbox accepts any team's key).
     private let sandboxKey: ProviderKey
-    private let temporaryFolder: URL
 
     init(sandbox: SandboxEndpoint?, connections: Int, streams: Int) throws {
         self.sandbox = sandbox
         self.connections = connections
         self.streams = streams
         sandboxKey = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: Self.randomID(), teamID: Self.randomID())
-        temporaryFolder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-serve-\(UUID().uuidString)")
     }
 
     private static func randomID() -> String {
@@ -108,10 +106,11 @@ final class APNsRoutes: Sendable {
             authentication = .token(tokenSource(for: key, pem: pem))
             endpoint = .apple(environment)
         case .pkcs12(let base64, let password)?:
-            try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
-            let file = temporaryFolder.appendingPathComponent("\(app.id)-\(environment).p12")
-            try Data(base64Encoded: base64, options: .ignoreUnknownCharacters)?.write(to: file, options: .atomic)
-            authentication = .pkcs12(path: file.path, password: password)
+            // In memory only: the certificate's key is never written to a file.
+            guard let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
+                throw APNsClientError.credentials("the app's \(environment) .p12 is not valid base64")
+            }
+            authentication = .pkcs12Data(Array(bytes), password: password)
             endpoint = .apple(environment)
         case nil:
             guard let sandbox else { return nil }
@@ -142,6 +141,5 @@ final class APNsRoutes: Sendable {
             return clients.values.map(\.client)
         }
         for client in all { try? await client.shutdown() }
-        try? FileManager.default.removeItem(at: temporaryFolder)
     }
 }

@@ -10,12 +10,17 @@ public final class PostgresStore: HeraldStore {
     let client: PostgresClient
     let logger: Logger
     let schema: String?
+    /// Seals the apps' secrets (nil: kept as given).
+    let sealer: SecretSealer?
     private let runner: Task<Void, Never>
 
     /// Connects to `url` (`postgres://user:password@host:port/database[?schema=NAME]`). With a
     /// schema (the parameter, else the URL's), the tables live in that schema (created by
     /// ``migrate()``), so several stores can share one database.
-    public init(url: String, schema: String? = nil, logger: Logger = Logger(label: "herald.store.postgres")) throws(StoreError) {
+    public init(
+        url: String, schema: String? = nil, sealer: SecretSealer? = nil, logger: Logger = Logger(label: "herald.store.postgres")
+    ) throws(StoreError) {
+        self.sealer = sealer
         let expected = "postgres://user:password@host:port/database[?schema=NAME]"
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, let user = components.user
@@ -77,21 +82,23 @@ public final class PostgresStore: HeraldStore {
     // MARK: Apps and keys
 
     public func insertApp(_ app: StoredApp) async throws {
-        _ = try await rows("INSERT INTO apps (id, body) VALUES ($1, $2)", [.text(app.id), .text(try StoreCoding.encode(app))])
+        _ = try await rows("INSERT INTO apps (id, body) VALUES ($1, $2)", [.text(app.id), .text(try StoreCoding.encode(app.sealed(with: sealer)))])
     }
 
     public func updateApp(_ app: StoredApp) async throws {
-        _ = try await rows("UPDATE apps SET body = $1 WHERE id = $2", [.text(try StoreCoding.encode(app)), .text(app.id)])
+        _ = try await rows("UPDATE apps SET body = $1 WHERE id = $2", [.text(try StoreCoding.encode(app.sealed(with: sealer))), .text(app.id)])
     }
 
     public func app(id: String) async throws -> StoredApp? {
         try await rows("SELECT body FROM apps WHERE id = $1", [.text(id)]).first.map {
-            try StoreCoding.decode(StoredApp.self, from: try $0.decode(String.self))
+            try StoreCoding.decode(StoredApp.self, from: try $0.decode(String.self)).opened(with: sealer)
         }
     }
 
     public func apps() async throws -> [StoredApp] {
-        try await rows("SELECT body FROM apps ORDER BY id").map { try StoreCoding.decode(StoredApp.self, from: try $0.decode(String.self)) }
+        try await rows("SELECT body FROM apps ORDER BY id").map {
+            try StoreCoding.decode(StoredApp.self, from: try $0.decode(String.self)).opened(with: sealer)
+        }
     }
 
     public func insertKey(_ key: StoredAPIKey) async throws {

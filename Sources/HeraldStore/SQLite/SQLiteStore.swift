@@ -11,6 +11,8 @@ public final class SQLiteStore: HeraldStore {
     /// The queue's leases; read and changed only on the pool's writer, in order with the rows.
     let leases = Mutex(SQLiteLeases())
     let deliveryLock: SQLiteDeliveryLock
+    /// Seals the apps' secrets (nil: kept as given).
+    let sealer: SecretSealer?
     /// Per-app rate limits: one process delivers from the file, so they live in its memory.
     let buckets = Mutex<[String: TokenBucket]>([:])
 
@@ -18,7 +20,8 @@ public final class SQLiteStore: HeraldStore {
     /// (``StoreError/hardLinked(_:links:)``). A new file is made readable by its owner
     /// only (mode 0600; SQLite gives its WAL and shared-memory files the same mode): it holds
     /// API key hashes and Apple credentials.
-    public init(path: String) throws {
+    public init(path: String, sealer: SecretSealer? = nil) throws {
+        self.sealer = sealer
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
@@ -57,14 +60,14 @@ public final class SQLiteStore: HeraldStore {
     // MARK: Apps and keys
 
     public func insertApp(_ app: StoredApp) async throws {
-        let body = try StoreCoding.encode(app)
+        let body = try StoreCoding.encode(app.sealed(with: sealer))
         try await pool.write { db in
             try db.execute(sql: "INSERT INTO apps (id, body) VALUES (?, ?)", arguments: [app.id, body])
         }
     }
 
     public func updateApp(_ app: StoredApp) async throws {
-        let body = try StoreCoding.encode(app)
+        let body = try StoreCoding.encode(app.sealed(with: sealer))
         try await pool.write { db in
             try db.execute(sql: "UPDATE apps SET body = ? WHERE id = ?", arguments: [body, app.id])
         }
@@ -72,12 +75,12 @@ public final class SQLiteStore: HeraldStore {
 
     public func app(id: String) async throws -> StoredApp? {
         let body = try await pool.read { db in try String.fetchOne(db, sql: "SELECT body FROM apps WHERE id = ?", arguments: [id]) }
-        return try body.map { try StoreCoding.decode(StoredApp.self, from: $0) }
+        return try body.map { try StoreCoding.decode(StoredApp.self, from: $0).opened(with: sealer) }
     }
 
     public func apps() async throws -> [StoredApp] {
         let bodies = try await pool.read { db in try String.fetchAll(db, sql: "SELECT body FROM apps ORDER BY id") }
-        return try bodies.map { try StoreCoding.decode(StoredApp.self, from: $0) }
+        return try bodies.map { try StoreCoding.decode(StoredApp.self, from: $0).opened(with: sealer) }
     }
 
     public func insertKey(_ key: StoredAPIKey) async throws {

@@ -76,12 +76,20 @@ struct ServeCommand: AsyncParsableCommand {
         let store: any HeraldStore
         let storeName: String
         do {
+            let environment = ProcessInfo.processInfo.environment
+            let previous = try environment["HERALD_SECRET_KEY_PREVIOUS"].map { [try SecretSealer.parseKey($0)] } ?? []
+            let givenKey = try environment["HERALD_SECRET_KEY"].flatMap { $0.isEmpty ? nil : $0 }.map { try SecretSealer(key: SecretSealer.parseKey($0), previous: previous) }
             if let url = settings.postgres {
-                store = try PostgresStore(url: url, logger: logger)
+                if givenKey == nil {
+                    logger.warning("Apple credentials are kept unencrypted in PostgreSQL: set HERALD_SECRET_KEY (openssl rand -base64 32) to seal them")
+                }
+                store = try PostgresStore(url: url, sealer: givenKey, logger: logger)
                 storeName = "PostgreSQL"
             } else {
+                // The embedded default: a key file beside the database (made on first start,
+                // readable by its owner only) seals the credentials in it.
                 let path = settings.database ?? "herald.sqlite"
-                store = try SQLiteStore(path: path)
+                store = try SQLiteStore(path: path, sealer: try givenKey ?? SecretSealer.keyFile(at: path + ".key", previous: previous))
                 storeName = path
             }
         } catch {
