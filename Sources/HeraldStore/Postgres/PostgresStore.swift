@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// The store for several `herald serve` processes: one PostgreSQL database through postgres-nio.
@@ -14,28 +15,35 @@ public final class PostgresStore: HeraldStore {
     let sealer: SecretSealer?
     private let runner: Task<Void, Never>
 
-    /// Connects to `url` (`postgres://user:password@host:port/database[?schema=NAME]`). With a
+    /// Connects to `url` (`postgres://user:password@host:port/database[?schema=NAME]`, with
+    /// `sslmode` and `sslrootcert` as libpq has them; see ``tls(mode:rootCertificate:)``). With a
     /// schema (the parameter, else the URL's), the tables live in that schema (created by
     /// ``migrate()``), so several stores can share one database.
     public init(
         url: String, schema: String? = nil, sealer: SecretSealer? = nil, logger: Logger = Logger(label: "herald.store.postgres")
     ) throws(StoreError) {
         self.sealer = sealer
-        let expected = "postgres://user:password@host:port/database[?schema=NAME]"
+        let expected = "postgres://user:password@host:port/database[?schema=NAME][&sslmode=disable|require|verify-ca|verify-full][&sslrootcert=PEM]"
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, let user = components.user
         else {
             throw StoreError.badURL(url, expected: expected)
         }
         var schema = schema
+        var mode = "disable"
+        var rootCertificate: String?
         for item in components.queryItems ?? [] {
-            guard item.name == "schema", let value = item.value else { throw StoreError.badURL(url, expected: expected) }
-            schema = schema ?? value
+            switch (item.name, item.value) {
+            case ("schema", let value?): schema = schema ?? value
+            case ("sslmode", let value?): mode = value
+            case ("sslrootcert", let value?): rootCertificate = value
+            default: throw StoreError.badURL(url, expected: expected)
+            }
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: database.isEmpty ? nil : database, tls: .disable
+            database: database.isEmpty ? nil : database, tls: try Self.tls(mode: mode, rootCertificate: rootCertificate)
         )
         configuration.options.maximumConnections = 8
         if let schema {
@@ -49,6 +57,37 @@ public final class PostgresStore: HeraldStore {
         self.client = client
         self.logger = logger
         runner = Task { await client.run() }
+    }
+
+    /// TLS as libpq's `sslmode` says: `disable` (the default here), `require` (encrypted, the
+    /// server's certificate not checked), `verify-ca` (signed by a trusted root) or
+    /// `verify-full` (and issued for the host). The roots are `sslrootcert` (a PEM file) or the
+    /// system's.
+    static func tls(mode: String, rootCertificate: String?) throws(StoreError) -> PostgresClient.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificate {
+            guard FileManager.default.isReadableFile(atPath: rootCertificate) else {
+                throw StoreError.badURL("sslrootcert=\(rootCertificate)", expected: "a readable PEM file with the certificate to trust")
+            }
+            tls.trustRoots = .file(rootCertificate)
+        }
+        switch mode {
+        case "disable": return .disable
+        case "prefer", "allow":
+            tls.certificateVerification = .none
+            return .prefer(tls)
+        case "require":
+            tls.certificateVerification = .none
+            return .require(tls)
+        case "verify-ca":
+            tls.certificateVerification = .noHostnameVerification
+            return .require(tls)
+        case "verify-full":
+            tls.certificateVerification = .fullVerification
+            return .require(tls)
+        default:
+            throw StoreError.badURL("sslmode=\(mode)", expected: "sslmode disable, prefer, require, verify-ca or verify-full")
+        }
     }
 
     public func close() async throws {
