@@ -71,11 +71,19 @@ public final class HeraldServer: Sendable {
         return HeraldServer(store: store, configuration: configuration, sandbox: sandbox, routes: routes)
     }
 
-    /// Migrates the store and readies it to deliver, trying again while it cannot be reached
-    /// (a warning per attempt) for up to ``ServerConfiguration/startupTimeout``, then failing
-    /// with the last error. Errors that waiting cannot fix (a second process on a SQLite file,
-    /// a newer layout) fail at once.
+    /// Waits for the store to answer (a warning per attempt, each bounded by the store timeout)
+    /// for up to ``ServerConfiguration/startupTimeout``, failing with the last error; then
+    /// migrates it and readies it to deliver, however long that takes (a large migration).
+    /// Errors that waiting cannot fix (a second process on a SQLite file, a newer layout, the
+    /// wrong secret key) fail at once.
     static func prepare(_ store: any HeraldStore, configuration: ServerConfiguration) async throws {
+        try await waitForStore(store, configuration: configuration)
+        try await store.migrate()
+        try await store.resealSecrets()
+        try await store.prepareToDeliver()
+    }
+
+    private static func waitForStore(_ store: any HeraldStore, configuration: ServerConfiguration) async throws {
         let giveUp = ContinuousClock.now + configuration.startupTimeout
         var attempt = 0
         var pause = Duration.milliseconds(500)
@@ -84,9 +92,7 @@ public final class HeraldServer: Sendable {
             let race = DeadlineRace<Void>()
             let work = Task {
                 do {
-                    try await store.migrate()
-                    try await store.resealSecrets()
-                    try await store.prepareToDeliver()
+                    try await store.ping()
                     race.finish(.success(()))
                 } catch {
                     race.finish(.failure(error))

@@ -10,6 +10,8 @@ public protocol HeraldStore: Sendable {
     /// Creates the tables and indexes that do not exist yet, and brings a file or schema written
     /// by an earlier Herald up to date (keeping its rows).
     func migrate() async throws
+    /// Answers when the store can be reached (one trivial query).
+    func ping() async throws
     /// Closes connections; the store is not used afterwards.
     func close() async throws
 

@@ -106,8 +106,8 @@ struct ServeNodesTests {
         try await Task.sleep(for: .seconds(1))
 
         await proxy.down()
-        // The store is unreachable: API calls answer 503 within the store timeout (5 s), the
-        // health endpoints say why at once, /metrics still answers.
+        // The store is unreachable: API calls answer 503 within the store timeout (5 s), /ready
+        // says why at once, /metrics still answers.
         let started = ContinuousClock.now
         let call = try await exchange(
             method: .GET, host: "127.0.0.1", port: node.port, path: "/v1/notifications/\(id)", headers: [("authorization", "Bearer \(app.key)")], body: []
@@ -117,8 +117,11 @@ struct ServeNodesTests {
         #expect(String(decoding: call.body, as: UTF8.self).contains("store_unavailable"))
         #expect(waited < .seconds(8), "the API call took \(waited)")
         try await Task.sleep(for: .seconds(2))
+        // Readiness fails with the reason; liveness stays 200 (the process works) and says degraded.
+        let ready = try await exchange(method: .GET, host: "127.0.0.1", port: node.port, path: "/ready", body: [])
+        #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("store"), "\(String(decoding: ready.body, as: UTF8.self))")
         let health = try await exchange(method: .GET, host: "127.0.0.1", port: node.port, path: "/health", body: [])
-        #expect(health.status == 503, "\(String(decoding: health.body, as: UTF8.self))")
+        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self).contains("degraded"), "\(String(decoding: health.body, as: UTF8.self))")
         let metrics = try await exchange(method: .GET, host: "127.0.0.1", port: node.port, path: "/metrics", body: [])
         #expect(metrics.status == 200 && String(decoding: metrics.body, as: UTF8.self).contains("herald_store_up 0"))
         try await Task.sleep(for: .seconds(3))

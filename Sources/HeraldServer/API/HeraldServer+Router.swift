@@ -38,7 +38,8 @@ extension HeraldServer {
 
         // A send may wait for its outcomes (`wait=true`): it gets that long on top.
         router.post("/v1/notifications") { request, _ in
-            try await self.withStoreDeadline(extra: self.configuration.waitTimeout) { try await self.send(request) }
+            let waits = request.uri.queryParameters["wait"] == "true"
+            return try await self.withStoreDeadline(extra: waits ? self.configuration.waitTimeout : .zero) { try await self.send(request) }
         }
         router.get("/v1/notifications/:id") { request, context in try await self.withStoreDeadline { try await self.report(request, id: context.parameters.require("id")) } }
 

@@ -31,13 +31,13 @@ final class APNsCircuits: Sendable {
         }
     }
 
-    /// Counts a failure; returns true when it opened the circuit.
+    /// Counts a failure (`probe`: of the probe's delivery); returns true when it opened the circuit.
     @discardableResult
-    func failed(_ route: Route, reason: String, now: Date) -> Bool {
+    func failed(_ route: Route, reason: String, now: Date, probe: Bool = false) -> Bool {
         breakers.withLock { breakers in
             var breaker = breakers[route] ?? CircuitBreaker()
             defer { breakers[route] = breaker }
-            return breaker.failed(reason: reason, now: now, jitter: Double.random(in: 0...1))
+            return breaker.failed(reason: reason, now: now, jitter: Double.random(in: 0...1), probe: probe)
         }
     }
 

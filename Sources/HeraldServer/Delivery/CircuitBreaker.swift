@@ -1,7 +1,8 @@
 import Foundation
 
 /// Whether one route to APNs (an app and environment) is worth sending to: after a run of
-/// failures that say APNs or the network is down (no answer, 5xx, 429) the circuit opens, and
+/// failures that say APNs or the network is down (no answer, 500, 503; not 429, which is about
+/// one device) the circuit opens, and
 /// deliveries wait instead of hammering an unreachable server. When the cool-down ends, one
 /// worker sends a single delivery as a probe: an answer closes the circuit and the backlog
 /// drains; another failure opens it again for longer (1 s, 2 s, 4 s … up to 30 s).
@@ -66,17 +67,18 @@ struct CircuitBreaker: Sendable {
         lastReason = nil
     }
 
-    /// A delivery got no answer, or one saying APNs is unwell. Returns true when this opened the
-    /// circuit. `jitter` (0…1) spreads the reopening of many routes.
+    /// A delivery got no answer, or one saying APNs is unwell (`probe`: the probe's). Returns
+    /// true when this opened the circuit. A failure of a delivery sent before the probe (a late
+    /// timeout) does not decide the probe. `jitter` (0…1) spreads the reopening of many routes.
     @discardableResult
-    mutating func failed(reason: String, now: Date, jitter: Double) -> Bool {
+    mutating func failed(reason: String, now: Date, jitter: Double, probe: Bool = false) -> Bool {
         consecutiveFailures += 1
         lastReason = reason
         if failingSince == nil { failingSince = now }
         let opens: Bool
         switch state {
         case .closed: opens = consecutiveFailures >= Self.failureThreshold
-        case .probing: opens = true
+        case .probing: opens = probe
         case .open: opens = false
         }
         guard opens else { return false }

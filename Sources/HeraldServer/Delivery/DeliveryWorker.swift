@@ -25,7 +25,10 @@ final class DeliveryWorker: Service, Sendable {
     /// Sent and not yet recorded, at most: APNs connections × streams.
     let window: SendWindow
     let wake = WakeSignal()
-    private let apps = Mutex<[String: StoredApp]>([:])
+    /// Apps as read lately: another node may change one (credentials, rate limit), so an entry
+    /// is read again after ``appCacheLifetime``.
+    private let apps = Mutex<[String: (app: StoredApp, read: ContinuousClock.Instant)]>([:])
+    static let appCacheLifetime = Duration.seconds(5)
     private let messages = Mutex<[String: PreparedMessage]>([:])
     /// The last heartbeat that renewed this node's leases: when it started, and until when.
     private let renewal = Mutex<(started: Date, until: Date)?>(nil)
@@ -261,19 +264,29 @@ final class DeliveryWorker: Service, Sendable {
         while start < group.items.count {
             let now = configuration.clock.now
             let end: Int
+            var probing = false
             switch circuits.permit(group.route, now: now) {
             case .wait(let until):
                 // APNs is known to be unreachable: the rest waits, unsent and not counted as
-                // attempted, until the circuit is probed again.
+                // attempted, until the circuit is probed again; a delivery that may not wait
+                // that long (its expiration, or the retry schedule's maximum age) ends here.
                 let reason = circuits.unwell.first { $0.route == group.route }?.breaker.lastReason ?? "ConnectionFailed"
+                let due = until.addingTimeInterval(Double.random(in: 0...0.5))
+                var waiting = 0
                 recorder.add(group.items[start...].map { item in
-                    .retry(id: item.delivery.id, at: until.addingTimeInterval(Double.random(in: 0...0.5)), reason: reason, now: now, attempted: false)
+                    if due <= configuration.retry.deadline(queuedAt: item.delivery.queuedAt, expiration: item.expiration) {
+                        waiting += 1
+                        return .retry(id: item.delivery.id, at: due, reason: reason, now: now, attempted: false)
+                    }
+                    let state: DeliveryState = item.expiration.hasExpired(at: due) ? .expired : .failed
+                    return DeliveryOutcome(id: item.delivery.id, state: state, reason: reason, finishedAt: now)
                 })
-                metrics.recordRetries(reason: reason, count: group.items.count - start)
+                metrics.recordRetries(reason: reason, count: waiting)
                 return
             case .probe:
                 logger.info("probing APNs", metadata: ["app": "\(group.app.id)", "environment": "\(group.environment)"])
                 end = start + 1
+                probing = true
             case .send:
                 end = min(start + chunkSize, group.items.count)
             }
@@ -303,13 +316,15 @@ final class DeliveryWorker: Service, Sendable {
                     guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
                     answered[position] = true
                     let item = group.items[position]
-                    let (outcome, change) = judge(result, item.delivery, expiration: item.expiration, route: group.route, requested: requested)
+                    let (outcome, change) = judge(
+                        result, item.delivery, expiration: item.expiration, route: group.route, requested: requested, probe: probing
+                    )
                     outcomes.append(outcome)
                     if let change { feedback.append(change) }
                     sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: outcome.reason), seconds: result.latency.inSeconds))
                     // Outcomes go to the recorder every few milliseconds, not at the slice's end,
                     // each with its permit.
-                    if outcomes.count >= 64 || ContinuousClock.now - lastFlush > recorder.interval {
+                    if outcomes.count >= 32 || ContinuousClock.now - lastFlush > recorder.interval {
                         recorder.add(outcomes, permits: outcomes.count)
                         outcomes.removeAll(keepingCapacity: true)
                         lastFlush = .now
@@ -331,7 +346,8 @@ final class DeliveryWorker: Service, Sendable {
     /// What an APNs result makes of a delivery: sent, failed for good, or queued again for a
     /// retry (a passing failure); and the token's new state, if the answer changes it.
     private func judge(
-        _ result: APNsResult, _ delivery: ClaimedDelivery, expiration: Expiration, route: APNsCircuits.Route, requested: NotificationID
+        _ result: APNsResult, _ delivery: ClaimedDelivery, expiration: Expiration, route: APNsCircuits.Route, requested: NotificationID,
+        probe: Bool
     ) -> (DeliveryOutcome, TokenFeedback?) {
         let now = configuration.clock.now
         if result.isSuccess {
@@ -347,13 +363,13 @@ final class DeliveryWorker: Service, Sendable {
             let advice = (result.reason ?? APNsReason(rawValue: "")).retry(status: status)
             transient = advice != .never
             if status >= 500 {
-                noteFailure(route, reason: reason, detail: "HTTP \(status)")
+                noteFailure(route, reason: reason, detail: "HTTP \(status)", probe: probe)
             } else {
                 circuits.succeeded(route)
             }
         } else {
             transient = result.failure?.isTransient ?? true
-            noteFailure(route, reason: reason, detail: result.failure?.description ?? "no answer")
+            noteFailure(route, reason: reason, detail: result.failure?.description ?? "no answer", probe: probe)
         }
         if transient {
             if let next = configuration.retry.nextAttempt(
@@ -381,8 +397,8 @@ final class DeliveryWorker: Service, Sendable {
 
     /// Counts a failure against the route; the log says when its circuit opens, with the detail
     /// that reports leave out.
-    private func noteFailure(_ route: APNsCircuits.Route, reason: String, detail: String) {
-        if circuits.failed(route, reason: reason, now: configuration.clock.now) {
+    private func noteFailure(_ route: APNsCircuits.Route, reason: String, detail: String, probe: Bool) {
+        if circuits.failed(route, reason: reason, now: configuration.clock.now, probe: probe) {
             logger.warning(
                 "APNs unreachable; deliveries wait and are retried",
                 metadata: ["app": "\(route.appID)", "environment": "\(route.environment)", "reason": "\(reason)", "detail": "\(detail)"]
@@ -409,9 +425,9 @@ final class DeliveryWorker: Service, Sendable {
     }
 
     private func app(_ id: String) async throws -> StoredApp? {
-        if let cached = apps.withLock({ $0[id] }) { return cached }
+        if let cached = apps.withLock({ $0[id] }), ContinuousClock.now - cached.read < Self.appCacheLifetime { return cached.app }
         guard let app = try await store.app(id: id) else { return nil }
-        apps.withLock { $0[id] = app }
+        apps.withLock { $0[id] = (app, .now) }
         return app
     }
 

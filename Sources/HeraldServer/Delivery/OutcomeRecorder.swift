@@ -4,8 +4,8 @@ import HeraldStore
 import Logging
 import Synchronization
 
-/// Writes delivery outcomes to the store as they come in, a few milliseconds' worth at a time,
-/// instead of once per batch: a crash then re-sends at most what was in flight. When the store
+/// Writes delivery outcomes to the store as they come in, whatever arrived during the previous
+/// write at a time (at most ``interval`` after the first when idle), instead of once per batch: a crash then re-sends at most what was in flight. When the store
 /// cannot take them (down, disk full), the outcomes stay here and the write is tried again
 /// with back-off; nothing already answered is dropped. Workers stop claiming while too many
 /// wait (``backlog``), so memory stays bounded.
@@ -30,14 +30,14 @@ final class OutcomeRecorder: Sendable {
     private let store: any HeraldStore
     private let logger: Logger
     private let clock: any WallClock
-    /// How long outcomes gather before a write.
+    /// How long an idle recorder takes to notice new outcomes, at most.
     let interval: Duration
     /// A write starts at once when this many are waiting.
     let eagerCount: Int
     /// Given the permits of outcomes once they are written.
     let window: SendWindow
 
-    init(store: any HeraldStore, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5), eagerCount: Int = 500) {
+    init(store: any HeraldStore, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5), eagerCount: Int = 64) {
         self.store = store
         self.logger = logger
         self.clock = clock
@@ -111,7 +111,8 @@ final class OutcomeRecorder: Sendable {
                     logger.notice("outcomes are recorded again", metadata: ["failingFor": "\(clock.now.timeIntervalSince(recovered))s"])
                 }
                 backoff = .milliseconds(50)
-                if !stopped { await wake.wait(timeout: interval) }
+                // What came in during the write is written next, at once: under load writes
+                // follow each other and grow with the rate; idle, the loop waits for a signal.
             } catch {
                 let now = clock.now
                 let first = state.withLock { state in
@@ -127,7 +128,7 @@ final class OutcomeRecorder: Sendable {
                 if first {
                     logger.warning("cannot record delivery outcomes; kept in memory and tried again", metadata: ["waiting": "\(batch.count)", "error": "\(error)"])
                 }
-                if let drainDeadline, ContinuousClock.now >= drainDeadline {
+                if let drainDeadline, ContinuousClock.now >= drainDeadline || Task.isCancelled {
                     logger.error("outcomes not recorded at shutdown; these deliveries will be sent again", metadata: ["count": "\(backlog)"])
                     return
                 }

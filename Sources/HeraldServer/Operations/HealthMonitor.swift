@@ -5,20 +5,24 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Checks the store every second (a read and a small write, so a full disk shows), with a deadline, and keeps what it saw in memory, so
-/// `/health`, `/ready` and `/metrics` answer at once whatever state the store is in.
+/// Checks the store every second with a small write (so a full disk shows as well as an
+/// unreachable server) and reads the queue's size every ``queueInterval``, each with a deadline,
+/// and keeps what it saw in memory: `/health`, `/ready` and `/metrics` answer at once whatever
+/// state the store is in. A slow queue count (millions queued) does not make the store look down.
 final class HealthMonitor: Service, Sendable {
-    /// The last check's findings.
+    /// The last checks' findings.
     struct Snapshot: Sendable {
-        /// The queue when the store last answered.
+        /// The queue when it was last counted.
         var queue: QueueSummary?
-        /// When the store last answered.
+        /// When the store last took the check's write.
         var answeredAt: Date?
-        /// Why the last check failed (nil when it answered).
+        /// Why the last check failed (nil when it went through).
         var storeError: String?
         /// Since when checks fail.
         var failingSince: Date?
     }
+
+    static let queueInterval = Duration.seconds(10)
 
     private let store: any HeraldStore
     private let clock: any WallClock
@@ -26,49 +30,53 @@ final class HealthMonitor: Service, Sendable {
     private let node: String
     let timeout: Duration
     private let state = Mutex(Snapshot())
-    /// A check still waiting for the store (one at a time).
+    /// Checks still waiting for the store (one of each at a time).
     private let checking = Atomic<Bool>(false)
+    private let counting = Atomic<Bool>(false)
 
     init(store: any HeraldStore, clock: any WallClock, logger: Logger, node: String, timeout: Duration) {
         self.store = store
-        self.node = node
         self.clock = clock
         self.logger = logger
+        self.node = node
         self.timeout = timeout
     }
 
     var snapshot: Snapshot { state.withLock { $0 } }
 
     func run() async throws {
+        var lastCount: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            if lastCount.map({ ContinuousClock.now - $0 >= Self.queueInterval }) ?? true {
+                lastCount = .now
+                countQueue()
+            }
             await check()
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
         }
     }
 
     /// A request or a write failed because the store is unavailable: reported until a check
-    /// (which writes too) goes through.
+    /// goes through.
     func noteFailure(_ why: String) {
         fail(why)
     }
 
-    /// One check: the queue summary and a small write, within ``timeout``. A check the store does not answer in
-    /// time counts as a failure; it is not started again until the store answers it.
+    /// One check: a small write within ``timeout``. A check the store does not answer in time
+    /// counts as a failure; it is not started again until the store answers it.
     func check() async {
         guard checking.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            fail("the store has not answered for more than \(timeout)")
+            fail("the store has not answered for more than \(timeout.inSeconds) s")
             return
         }
         let done = Atomic<Bool>(false)
-        let store = store
-        let clock = clock
-        let task = Task {
+        let (store, clock, node) = (store, clock, node)
+        Task {
             defer { self.checking.store(false, ordering: .releasing) }
             do {
-                let summary = try await store.queueSummary(now: clock.now)
-                try await store.checkWrite(node: self.node, now: clock.now)
+                try await store.checkWrite(node: node, now: clock.now)
                 done.store(true, ordering: .releasing)
-                self.succeed(summary)
+                self.succeed()
             } catch {
                 done.store(true, ordering: .releasing)
                 self.fail("\(error)")
@@ -79,14 +87,30 @@ final class HealthMonitor: Service, Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         if !done.load(ordering: .acquiring) {
-            fail("the store did not answer within \(timeout)")
+            fail("the store did not answer within \(timeout.inSeconds) s")
         }
-        _ = task
     }
 
-    private func succeed(_ summary: QueueSummary) {
+    /// Counts the queue in the background (best effort: the last count stays until a new one).
+    private func countQueue() {
+        guard counting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        let (store, clock) = (store, clock)
+        Task {
+            defer { self.counting.store(false, ordering: .releasing) }
+            if let summary = try? await store.queueSummary(now: clock.now) {
+                self.state.withLock { $0.queue = summary }
+            }
+        }
+    }
+
+    private func succeed() {
+        let now = clock.now
         let wasFailing = state.withLock { state in
-            defer { state = Snapshot(queue: summary, answeredAt: clock.now, storeError: nil, failingSince: nil) }
+            defer {
+                state.answeredAt = now
+                state.storeError = nil
+                state.failingSince = nil
+            }
             return state.failingSince != nil
         }
         if wasFailing { logger.notice("the store answers again") }
@@ -101,6 +125,6 @@ final class HealthMonitor: Service, Sendable {
             }
             return state.failingSince == nil
         }
-        if first { logger.warning("the store does not answer", metadata: ["error": "\(why)"]) }
+        if first { logger.warning("the store does not answer or cannot write", metadata: ["error": "\(why)"]) }
     }
 }

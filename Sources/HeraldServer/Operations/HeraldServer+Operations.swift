@@ -4,12 +4,14 @@ import Hummingbird
 import NIOCore
 
 extension HeraldServer {
-    /// `/health` (liveness): the same report as `/ready`, from memory; 503 only when the store
-    /// does not answer or cannot record outcomes (APNs being down does not make the process
-    /// unhealthy).
+    /// `/health` (liveness): the process answers, so 200, with the same report as `/ready`
+    /// (`status` `ok` or `degraded`, and the problems). A store or APNs outage is not a reason to
+    /// restart the process, which would drop the outcomes it keeps for the store; `/ready` is the
+    /// endpoint that answers 503.
     func health() throws -> Response {
-        let report = healthReport()
-        return try JSONBody.response(report, status: report.storeProblems.isEmpty ? .ok : .serviceUnavailable)
+        var report = healthReport()
+        report.status = report.ready ? "ok" : "degraded"
+        return try JSONBody.response(report)
     }
 
     /// `/ready` (readiness): 503 with the reasons while the store does not answer, outcomes
@@ -49,13 +51,12 @@ extension HeraldServer {
         var problems: [String] = []
         if !store.ok { problems.append("store: \(store.error ?? "unavailable")") }
         if !writes.ok { problems.append("outcomes cannot be recorded (\(writes.waiting) waiting): \(writes.error ?? "")") }
-        let storeProblems = problems
         for route in routes where route.circuit != "closed" {
             problems.append("APNs unreachable for \(route.app) (\(route.environment)): \(route.reason ?? "failing")")
         }
         return HealthReport(
             status: problems.isEmpty ? "ok" : "unavailable", ready: problems.isEmpty, node: configuration.nodeID, problems: problems,
-            storeProblems: storeProblems, store: store, writes: writes, apns: routes, queueDepth: snapshot.queue?.depth,
+            store: store, writes: writes, apns: routes, queueDepth: snapshot.queue?.depth,
             retrying: snapshot.queue?.retrying,
             oldestPendingSeconds: snapshot.queue.map { queue in queue.oldestQueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0 }
         )
@@ -83,11 +84,12 @@ extension HeraldServer {
 
     /// Runs an API call, answering 503 (`store_unavailable`) if it has not finished within the
     /// store timeout (plus `extra`): while the store is unreachable, callers get a clear answer
-    /// instead of a hang. The call itself is cancelled and ends in the background.
+    /// instead of a hang. The call is not cancelled: it goes on in the background and completes
+    /// (a send's audience is queued whole) or fails when the store answers.
     func withStoreDeadline(extra: Duration = .zero, _ work: @escaping @Sendable () async throws -> Response) async throws -> Response {
         let deadline = configuration.storeTimeout + extra
         let race = DeadlineRace<Response>()
-        let call = Task {
+        Task {
             do {
                 race.finish(.success(try await work()))
             } catch {
@@ -98,9 +100,8 @@ extension HeraldServer {
             try await Task.sleep(for: deadline)
             race.finish(.failure(APIError(
                 .serviceUnavailable, code: "store_unavailable",
-                "the store did not answer within \(deadline.inSeconds) s; try again (GET /ready says why)"
+                "the store did not answer within \(deadline.inSeconds) s; the request may still complete: repeat a send with the same Idempotency-Key, so it is not sent twice (GET /ready says why)"
             )))
-            call.cancel()
         }
         let result = await race.result()
         timer.cancel()
@@ -133,12 +134,12 @@ struct HealthReport: Encodable, Sendable {
         var nextProbeAt: Date?
     }
 
+    /// `ok`, or `unavailable` (`/ready`) / `degraded` (`/health`).
     var status: String
     var ready: Bool
     var node: String
     /// Why the server is not ready, in words.
     var problems: [String]
-    var storeProblems: [String]
     var store: StoreCheck
     var writes: WriteCheck
     /// Routes to APNs that failed lately (closed circuits are not listed once they answer).
@@ -147,8 +148,4 @@ struct HealthReport: Encodable, Sendable {
     var retrying: Int?
     /// How long the oldest queued delivery has waited.
     var oldestPendingSeconds: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case status, ready, node, problems, store, writes, apns, queueDepth, retrying, oldestPendingSeconds
-    }
 }

@@ -1,6 +1,13 @@
 /// The PostgreSQL tables: the same as SQLite's, with PostgreSQL's types. Times are seconds since
 /// 1970 (double precision).
 enum PostgresSchema {
+    /// Columns added after the first layout, added by ``PostgresStore/migrate()`` only when
+    /// missing (an `ALTER TABLE` locks the table even when it changes nothing).
+    static let addedColumns: [(table: String, column: String, type: String)] = [
+        // When a delivery that failed for a passing reason is due again.
+        ("deliveries", "retry_at", "DOUBLE PRECISION"),
+    ]
+
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
         """
@@ -32,8 +39,6 @@ enum PostgresSchema {
             attempts BIGINT NOT NULL DEFAULT 0, status BIGINT, reason TEXT, apns_id TEXT,
             queued_at DOUBLE PRECISION NOT NULL, finished_at DOUBLE PRECISION, retry_at DOUBLE PRECISION)
         """,
-        // Added after the first layout: when a delivery that failed for a passing reason is due again.
-        "ALTER TABLE deliveries ADD COLUMN IF NOT EXISTS retry_at DOUBLE PRECISION",
         "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
         "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",

@@ -87,7 +87,9 @@ extension PostgresStore {
         guard !outcomes.isEmpty else { return }
         // One statement for the whole batch: arrays unnested side by side ('' and 0 stand for null).
         // A delivery to be retried stays queued (no finishing time) with its retry time; one put
-        // back without an attempt has the claim's attempt taken back.
+        // back without an attempt has the claim's attempt taken back. A row that is no longer
+        // queued keeps its outcome: a late write from a node whose lease ended (a store outage)
+        // must not undo what the node that took the row over recorded.
         var bindings = PostgresBindings(capacity: 8)
         bindings.append(outcomes.map(\.id))
         bindings.append(outcomes.map(\.state.rawValue))
@@ -107,7 +109,7 @@ extension PostgresStore {
                     FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
                           unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at,
                           unnest($7::float8[]) AS retry_at, unnest($8::bigint[]) AS unattempted) AS v
-                    WHERE d.id = v.id
+                    WHERE d.id = v.id AND d.state = 'queued'
                     """, binds: bindings
             ), logger: logger
         )

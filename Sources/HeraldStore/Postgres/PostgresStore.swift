@@ -30,7 +30,7 @@ public final class PostgresStore: HeraldStore {
             throw StoreError.badURL(url, expected: expected)
         }
         var schema = schema
-        var mode = "disable"
+        var mode = "prefer"
         var rootCertificate: String?
         for item in components.queryItems ?? [] {
             switch (item.name, item.value) {
@@ -59,10 +59,11 @@ public final class PostgresStore: HeraldStore {
         runner = Task { await client.run() }
     }
 
-    /// TLS as libpq's `sslmode` says: `disable` (the default here), `require` (encrypted, the
-    /// server's certificate not checked), `verify-ca` (signed by a trusted root) or
-    /// `verify-full` (and issued for the host). The roots are `sslrootcert` (a PEM file) or the
-    /// system's.
+    /// TLS as libpq's `sslmode` says: `disable`, `prefer` (the default: encrypted when the server
+    /// offers it, unchecked; `allow` is taken as `prefer`), `require` (encrypted; the server's
+    /// certificate checked only when `sslrootcert` is given), `verify-ca` (signed by a trusted
+    /// root) or `verify-full` (and issued for the host). The roots are `sslrootcert` (a PEM file)
+    /// or the system's.
     static func tls(mode: String, rootCertificate: String?) throws(StoreError) -> PostgresClient.Configuration.TLS {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let rootCertificate {
@@ -77,7 +78,8 @@ public final class PostgresStore: HeraldStore {
             tls.certificateVerification = .none
             return .prefer(tls)
         case "require":
-            tls.certificateVerification = .none
+            // As libpq: with a root certificate given, require also checks the server's.
+            tls.certificateVerification = rootCertificate == nil ? .none : .noHostnameVerification
             return .require(tls)
         case "verify-ca":
             tls.certificateVerification = .noHostnameVerification
@@ -88,6 +90,10 @@ public final class PostgresStore: HeraldStore {
         default:
             throw StoreError.badURL("sslmode=\(mode)", expected: "sslmode disable, prefer, require, verify-ca or verify-full")
         }
+    }
+
+    public func ping() async throws {
+        _ = try await rows("SELECT 1")
     }
 
     public func close() async throws {
@@ -104,6 +110,17 @@ public final class PostgresStore: HeraldStore {
             }
             for statement in PostgresSchema.statements {
                 try await connection.query(.sql(statement), logger: logger)
+            }
+            for added in PostgresSchema.addedColumns {
+                let found = try await connection.query(
+                    .sql(
+                        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2",
+                        [.text(added.table), .text(added.column)]
+                    ), logger: logger
+                ).collect()
+                if found.isEmpty {
+                    try await connection.query(.sql("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.type)"), logger: logger)
+                }
             }
         }
     }

@@ -48,6 +48,10 @@ public final class SQLiteStore: HeraldStore {
         }
     }
 
+    public func ping() async throws {
+        try await pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     public func migrate() async throws {
         try await pool.write { db in try SQLiteSchema.migrate(db) }
     }

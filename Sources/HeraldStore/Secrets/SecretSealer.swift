@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Rotation: start with the new key as the current one and the old one among `previous`; every
 /// secret is read with whichever key opens it and written again with the current one at start
-/// (``HeraldStore/resealSecrets()``), after which the old key can go.
+/// (``HeraldStore/resealSecrets()``), after which the old key can go. With several nodes, first
+/// give every node the new key as a previous one (so all can read it), then make it current.
 public struct SecretSealer: Sendable {
     /// What a sealed value starts with; values without it are plain (written before encryption
     /// was on) and are sealed at the next start.
@@ -47,7 +48,11 @@ public struct SecretSealer: Sendable {
     /// The sealer of the key file at `path`, made (32 random bytes, base64, mode 0600) if there
     /// is none.
     public static func keyFile(at path: String, previous: [[UInt8]] = []) throws(StoreError) -> SecretSealer {
-        if let text = FileManager.default.contents(atPath: path) {
+        if FileManager.default.fileExists(atPath: path) {
+            // Never replaced: a new key would make every sealed secret unreadable.
+            guard let text = FileManager.default.contents(atPath: path) else {
+                throw StoreError.secretKey("cannot read the key file \(path); its key seals the database's secrets")
+            }
             return try SecretSealer(key: parseKey(String(decoding: text, as: UTF8.self)), previous: previous)
         }
         let key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
@@ -60,7 +65,6 @@ public struct SecretSealer: Sendable {
 
     /// `text` encrypted with the current key.
     public func seal(_ text: String) throws -> String {
-        guard !text.hasPrefix(Self.prefix) else { return text }
         let box = try AES.GCM.seal(Data(text.utf8), using: current)
         return Self.prefix + box.combined!.base64EncodedString()
     }
@@ -87,9 +91,17 @@ extension StoredApp {
         return try mapSecrets { try sealer.seal($0) }
     }
 
-    /// The app with its credentials and webhook secret opened.
+    /// The app with its credentials and webhook secret opened. Without a sealer, a sealed value
+    /// is an error (a node started without the key must not take the sealed text for the key).
     func opened(with sealer: SecretSealer?) throws -> StoredApp {
-        guard let sealer else { return self }
+        guard let sealer else {
+            return try mapSecrets { value in
+                guard !value.hasPrefix(SecretSealer.prefix) else {
+                    throw StoreError.secretKey("the store's secrets are sealed: set HERALD_SECRET_KEY to the key they were sealed with")
+                }
+                return value
+            }
+        }
         return try mapSecrets { try sealer.open($0) }
     }
 
