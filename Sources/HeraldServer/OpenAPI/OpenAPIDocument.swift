@@ -457,6 +457,7 @@ enum OpenAPIDocument {
      "status": {
       "enum": [
        "ok",
+       "degraded",
        "unavailable"
       ],
       "type": "string"
@@ -865,20 +866,10 @@ enum OpenAPIDocument {
        }
       },
       "description": "OK"
-     },
-     "503": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Health"
-        }
-       }
-      },
-      "description": "The store does not answer, or outcomes cannot be written"
      }
     },
     "security": [],
-    "summary": "Liveness: the health report, from memory; 503 when the store does not answer or outcomes cannot be recorded",
+    "summary": "Liveness: 200 while the process answers, with the health report (status ok or degraded), from memory",
     "tags": [
      "operations"
     ]
