@@ -47,6 +47,10 @@ public struct ServerConfiguration: Sendable {
     /// HTTP/2 connections per app and environment, and streams per connection.
     public var apnsConnections: Int
     public var apnsStreams: Int
+    /// Deliveries a node may have sent and not yet recorded (nil: `apnsConnections ×
+    /// apnsStreams`): what a crash can make it send twice at most. Larger sends faster when the
+    /// store is slow to write, at the price of more duplicates after a crash.
+    public var sendWindow: Int?
     public var sandbox: SandboxRoute
     /// How often the scheduler looks for due schedules.
     public var schedulerInterval: Duration
@@ -80,6 +84,7 @@ public struct ServerConfiguration: Sendable {
         self.pollInterval = pollInterval
         self.apnsConnections = apnsConnections
         self.apnsStreams = apnsStreams
+        self.sendWindow = nil
         self.sandbox = sandbox
         self.schedulerInterval = schedulerInterval
         self.waitLimit = waitLimit

@@ -55,7 +55,7 @@ final class DeliveryWorker: Service, Sendable {
         self.configuration = configuration
         self.routes = routes
         self.metrics = metrics
-        let window = SendWindow(size: configuration.apnsConnections * configuration.apnsStreams)
+        let window = SendWindow(size: configuration.sendWindow ?? configuration.apnsConnections * configuration.apnsStreams)
         self.window = window
         recorder = OutcomeRecorder(store: store, logger: configuration.logger, clock: configuration.clock, window: window)
         webhooks = WebhookSender(store: store, configuration: configuration)
@@ -258,8 +258,6 @@ final class DeliveryWorker: Service, Sendable {
         for (position, item) in group.items.enumerated() { positions[item.notification.headers.id!] = position }
         var answered = [Bool](repeating: false, count: group.items.count)
         var feedback: [TokenFeedback] = []
-        // Each worker's share of the window, so that every worker keeps sending.
-        let sliceSize = max(1, window.size / max(1, configuration.workers))
         var start = 0
         while start < group.items.count {
             let now = configuration.clock.now
@@ -296,47 +294,39 @@ final class DeliveryWorker: Service, Sendable {
                 let wait = try await store.reserveSends(appID: group.app.id, count: end - start, perSecond: limit, now: SystemClock().now)
                 if wait > 0 { try? await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up)))) }
             }
-            // In slices of the send window: a slice goes once its permits are free, that is once
-            // what was sent before it is recorded.
-            var sliceStart = start
-            while sliceStart < end {
-                let slice = group.items[sliceStart..<min(end, sliceStart + sliceSize)]
-                guard await window.acquire(slice.count, stop: { Task.isShuttingDownGracefully }) else { return }
-                guard configuration.clock.now.addingTimeInterval(configuration.lease / 4) < leaseEnd(of: batch) else {
-                    window.release(slice.count)
-                    logger.warning("lease ending before the send; \(group.items.count - sliceStart) deliveries are left to be claimed again")
-                    return
-                }
-                var outcomes: [DeliveryOutcome] = []
-                var sent: [ServerMetrics.Send] = []
-                outcomes.reserveCapacity(slice.count)
-                sent.reserveCapacity(slice.count)
-                var lastFlush = ContinuousClock.now
-                for try await result in client.send(all: ArraySequence(elements: slice.map(\.notification))) {
-                    guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
-                    answered[position] = true
-                    let item = group.items[position]
-                    let (outcome, change) = judge(
-                        result, item.delivery, expiration: item.expiration, route: group.route, requested: requested, probe: probing
-                    )
-                    outcomes.append(outcome)
-                    if let change { feedback.append(change) }
-                    sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: outcome.reason), seconds: result.latency.inSeconds))
-                    // Outcomes go to the recorder every few milliseconds, not at the slice's end,
-                    // each with its permit.
-                    if outcomes.count >= 32 || ContinuousClock.now - lastFlush > recorder.interval {
-                        recorder.add(outcomes, permits: outcomes.count)
-                        outcomes.removeAll(keepingCapacity: true)
-                        lastFlush = .now
-                    }
-                }
-                recorder.add(outcomes, permits: outcomes.count)
-                // A delivery the client gave no result for stays leased and is sent again when
-                // the lease ends; its permit goes back now.
-                let unanswered = slice.indices.count { !answered[$0] }
-                window.release(unanswered)
-                metrics.recordSends(sent)
-                sliceStart = slice.endIndex
+            // One bulk send for the chunk; each notification takes a permit of the send window
+            // as the client pulls it (so what is sent and not yet recorded stays within the
+            // window), and the feed stops when the lease is about to end.
+            let clock = configuration.clock
+            let margin = configuration.lease / 4
+            let leaseEnds: @Sendable () -> Date = { [self] in leaseEnd(of: batch) }
+            let feed = WindowedFeed(notifications: group.items[start..<end].map(\.notification), window: window) {
+                clock.now.addingTimeInterval(margin) < leaseEnds() && !Task.isShuttingDownGracefully
+            }
+            var sent: [ServerMetrics.Send] = []
+            sent.reserveCapacity(end - start)
+            var answeredHere = 0
+            for try await result in client.send(all: feed) {
+                guard let requested = result.requestedID, let position = positions[requested], !answered[position] else { continue }
+                answered[position] = true
+                answeredHere += 1
+                let item = group.items[position]
+                let (outcome, change) = judge(
+                    result, item.delivery, expiration: item.expiration, route: group.route, requested: requested, probe: probing
+                )
+                // Each outcome goes to the recorder as it comes, with its permit: held here, a
+                // permit could wait for a result that cannot come while the window is full.
+                recorder.add(outcome)
+                if let change { feedback.append(change) }
+                sent.append(ServerMetrics.Send(key: .init(status: result.status, reason: outcome.reason), seconds: result.latency.inSeconds))
+            }
+            // A delivery the client gave no result for stays leased and is sent again when the
+            // lease ends; its permit goes back now.
+            window.release(feed.progress.yielded - answeredHere)
+            metrics.recordSends(sent)
+            if feed.progress.stopped {
+                logger.warning("lease ending or stopping before the send; \(group.items.count - start - feed.progress.yielded) deliveries are left to be claimed again")
+                break
             }
             start = end
         }

@@ -32,31 +32,42 @@ final class OutcomeRecorder: Sendable {
     private let clock: any WallClock
     /// How long an idle recorder takes to notice new outcomes, at most.
     let interval: Duration
-    /// A write starts at once when this many are waiting.
-    let eagerCount: Int
     /// Given the permits of outcomes once they are written.
     let window: SendWindow
 
-    init(store: any HeraldStore, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5), eagerCount: Int = 64) {
+    init(store: any HeraldStore, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5)) {
         self.store = store
         self.logger = logger
         self.clock = clock
         self.interval = interval
-        self.eagerCount = eagerCount
         self.window = window
     }
 
-    /// Queues outcomes for the next write; `permits` send-window permits go back once they are
-    /// written.
-    func add(_ outcomes: [DeliveryOutcome], permits: Int = 0) {
-        guard !outcomes.isEmpty || permits > 0 else { return }
-        let count = state.withLock { state in
-            state.buffer.append(contentsOf: outcomes)
-            state.permits += permits
-            for outcome in outcomes { state.unwritten.insert(outcome.id) }
-            return state.buffer.count
+    /// Queues outcomes of deliveries that were not sent (no send-window permit) for the next write.
+    func add(_ outcomes: [DeliveryOutcome]) {
+        guard !outcomes.isEmpty else { return }
+        let wasEmpty = state.withLock { state in
+            defer {
+                state.buffer.append(contentsOf: outcomes)
+                for outcome in outcomes { state.unwritten.insert(outcome.id) }
+            }
+            return state.buffer.isEmpty
         }
-        if count >= eagerCount { wake.signal() }
+        if wasEmpty { wake.signal() }
+    }
+
+    /// Queues the outcome of a sent delivery; its send-window permit goes back once it is written.
+    func add(_ outcome: DeliveryOutcome) {
+        let wasEmpty = state.withLock { state in
+            defer {
+                state.buffer.append(outcome)
+                state.permits += 1
+                state.unwritten.insert(outcome.id)
+            }
+            return state.buffer.isEmpty
+        }
+        // An idle recorder starts at once; a busy one takes what came in at its next write.
+        if wasEmpty { wake.signal() }
     }
 
     /// Every row with an outcome waiting to be written.

@@ -7,6 +7,8 @@ import Synchronization
 final class SendWindow: Sendable {
     let size: Int
     private let available: Atomic<Int>
+    /// Wakes those waiting for permits when some come back.
+    private let returned = WakeSignal()
 
     init(size: Int) {
         self.size = max(1, size)
@@ -25,7 +27,7 @@ final class SendWindow: Sendable {
                 current = found
             }
             if Task.isCancelled || stop() { return false }
-            try? await Task.sleep(for: .milliseconds(1))
+            await returned.wait(timeout: .milliseconds(5))
         }
     }
 
@@ -33,6 +35,7 @@ final class SendWindow: Sendable {
     func release(_ count: Int) {
         guard count > 0 else { return }
         available.add(count, ordering: .releasing)
+        returned.signal()
     }
 
     /// Permits taken now.

@@ -43,6 +43,9 @@ struct ServeBenchCommand: AsyncParsableCommand {
     @Option(help: "Deliveries per batch.")
     var batchSize = 1000
 
+    @Option(help: "The server's send window: deliveries sent and not yet recorded at most (default connections × streams).")
+    var sendWindow: Int?
+
     @OptionGroup var options: BenchTargetOptions
 
     @Option(help: "Rounds, each a raw client run and then a broadcast to every device; the figures are the median round's.")
@@ -55,6 +58,7 @@ struct ServeBenchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        if let sendWindow, sendWindow < 1 { throw ValidationError("--send-window must be at least 1") }
         if devices < 1 || workers < 1 || batchSize < 1 || rounds < 1 {
             throw ValidationError("--devices, --workers, --batch-size and --rounds must be at least 1")
         }
@@ -97,10 +101,11 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "herald.bench.serve")
         logger.logLevel = .error
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, workers: workers, batchSize: batchSize, pollInterval: .milliseconds(20), apnsConnections: options.connections,
             apnsStreams: options.streams, sandbox: .external(url: target.url, certificate: target.certificate), logger: logger
         )
+        configuration.sendWindow = sendWindow
         let server = try await HeraldServer.start(store: store, configuration: configuration)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(

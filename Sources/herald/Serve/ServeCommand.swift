@@ -31,6 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Deliveries per batch (default 1000).") var batchSize: Int?
     @Option(help: "Seconds a claimed batch stays leased; renewed every quarter of it while this node lives (default 10).") var lease: Double?
     @Option(help: "Seconds to keep trying an unreachable store at start-up before giving up (default 60).") var startupTimeout: Double?
+    @Option(help: "Deliveries sent and not yet recorded at most, so at most sent twice after a crash (default APNs connections × streams, 400).") var sendWindow: Int?
     @Option(help: "This node's name in queue leases (default host-pid-random).") var nodeID: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "JSON file with settings.") var config: String?
@@ -49,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings = settings.overridden(by: ServeSettings(
             host: host, port: port, database: database, postgres: postgres, sandboxAdminPort: sandboxAdminPort, apnsURL: apnsURL, apnsCA: apnsCA,
             noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel,
-            startupTimeout: startupTimeout
+            startupTimeout: startupTimeout, sendWindow: sendWindow
         ))
         var logger = Logger(label: "herald.serve")
         let levelName = settings.logLevel ?? "info"
@@ -63,16 +64,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let batchSize = settings.batchSize, batchSize < 1 { throw CommandError("batch size must be at least 1") }
         if let lease = settings.lease, lease < 1 { throw CommandError("lease must be at least 1 second") }
         if let timeout = settings.startupTimeout, timeout < 0 { throw CommandError("startup timeout must be 0 seconds or more") }
+        if let window = settings.sendWindow, window < 1 { throw CommandError("send window must be at least 1 delivery") }
 
         let sandbox: ServerConfiguration.SandboxRoute =
             if settings.noSandbox == true { .none } else if let url = settings.apnsURL { .external(url: url, certificate: settings.apnsCA) } else {
                 .inProcess(adminPort: settings.sandboxAdminPort)
             }
-        let configuration = ServerConfiguration(
+        var settingUp = ServerConfiguration(
             host: settings.host ?? "127.0.0.1", port: port, nodeID: settings.nodeID ?? ServerConfiguration.defaultNodeID(),
             workers: settings.workers ?? 4, batchSize: settings.batchSize ?? 1000, lease: settings.lease ?? 10,
             startupTimeout: .milliseconds(Int((settings.startupTimeout ?? 60) * 1000)), sandbox: sandbox, logger: logger
         )
+        settingUp.sendWindow = settings.sendWindow
+        let configuration = settingUp
         let store: any HeraldStore
         let storeName: String
         do {

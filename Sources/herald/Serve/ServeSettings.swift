@@ -17,6 +17,7 @@ struct ServeSettings: Codable, Equatable {
     var nodeID: String?
     var logLevel: String?
     var startupTimeout: Double?
+    var sendWindow: Int?
 
     /// The variables read, each named after its setting.
     static var environmentNames: [(name: String, key: WritableKeyPath<ServeSettings, String?>)] { [
@@ -33,7 +34,7 @@ struct ServeSettings: Codable, Equatable {
             return try JSONDecoder().decode(ServeSettings.self, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout)")
+            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow)")
         }
     }
 
@@ -55,7 +56,7 @@ struct ServeSettings: Codable, Equatable {
             sandboxAdminPort: other.sandboxAdminPort ?? sandboxAdminPort, apnsURL: other.apnsURL ?? apnsURL, apnsCA: other.apnsCA ?? apnsCA,
             noSandbox: other.noSandbox ?? noSandbox, workers: other.workers ?? workers, batchSize: other.batchSize ?? batchSize,
             lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel,
-            startupTimeout: other.startupTimeout ?? startupTimeout
+            startupTimeout: other.startupTimeout ?? startupTimeout, sendWindow: other.sendWindow ?? sendWindow
         )
     }
 }
