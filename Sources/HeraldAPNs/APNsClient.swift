@@ -162,6 +162,17 @@ public final class APNsClient: Sendable {
         return result
     }
 
+    /// Puts a PKCS#12 bundle's certificate chain and key in `tls`; `what` names it in the error.
+    private static func use(_ tls: inout TLSConfiguration, _ what: String, _ open: () throws -> NIOSSLPKCS12Bundle) throws(APNsClientError) {
+        do {
+            let bundle = try open()
+            tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
+            tls.privateKey = .privateKey(bundle.privateKey)
+        } catch {
+            throw .credentials("cannot open \(what) (wrong password, or not a .p12 with a certificate and its key): \(error)")
+        }
+    }
+
     /// The provider token to send, for token authentication.
     private func currentToken() throws(APNsClientError) -> ProviderToken? {
         guard case .token(let source) = configuration.authentication else { return nil }
@@ -269,21 +280,9 @@ public final class APNsClient: Sendable {
                 throw .credentials("cannot read the client certificate \(certificatePath) or its key \(keyPath): \(error)")
             }
         case .pkcs12(let path, let password):
-            do {
-                let bundle = try NIOSSLPKCS12Bundle(file: path, passphrase: password.map { Array($0.utf8) })
-                tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
-                tls.privateKey = .privateKey(bundle.privateKey)
-            } catch {
-                throw .credentials("cannot open the PKCS#12 file \(path) (wrong password, or not a .p12 with a certificate and its key): \(error)")
-            }
+            try Self.use(&tls, "the PKCS#12 file \(path)") { try NIOSSLPKCS12Bundle(file: path, passphrase: password.map { Array($0.utf8) }) }
         case .pkcs12Data(let bytes, let password):
-            do {
-                let bundle = try NIOSSLPKCS12Bundle(buffer: bytes, passphrase: password.map { Array($0.utf8) })
-                tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
-                tls.privateKey = .privateKey(bundle.privateKey)
-            } catch {
-                throw .credentials("cannot open the PKCS#12 certificate (wrong password, or not a .p12 with a certificate and its key): \(error)")
-            }
+            try Self.use(&tls, "the PKCS#12 certificate") { try NIOSSLPKCS12Bundle(buffer: bytes, passphrase: password.map { Array($0.utf8) }) }
         case .token:
             break
         }

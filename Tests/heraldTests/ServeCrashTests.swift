@@ -58,25 +58,16 @@ import Testing
 
         server = try await ServeProcess.start(arguments)
         #expect(server.adminKey == nil)
-        let deadline = ContinuousClock.now + .seconds(120)
-        var report = try await server.report(id, key: app.key)
-        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            report = try await server.report(id, key: app.key)
-        }
+        let report = try await server.waitUntilDone(id, key: app.key)
         #expect(report["sent"]?.intValue == Self.devices, "\(report)")
         #expect(report["failed"]?.intValue == 0, "\(report)")
         #expect(await server.process.terminate() == 0)
 
         let received = try await sandbox.received()
-        let byToken = Dictionary(grouping: received, by: \.token)
-        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
-        var duplicates = 0
-        for (token, notifications) in byToken where notifications.count > 1 {
-            duplicates += notifications.count - 1
-            #expect(Set(notifications.map(\.id)).count == 1, "\(token) got different apns-ids: \(notifications.map(\.id))")
-        }
-        #expect(duplicates <= Self.inFlightWindow, "\(duplicates) duplicates")
-        print("crash test: \(receivedAtKill) received before SIGKILL, \(received.count) in all, \(duplicates) resent with the same apns-id")
+        let tally = DeliveryTally(received, tokens: tokens)
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.differentIDs.isEmpty, "\(tally.differentIDs.count) devices got different apns-ids")
+        #expect(tally.duplicates <= Self.inFlightWindow, "\(tally.duplicates) duplicates")
+        print("crash test: \(receivedAtKill) received before SIGKILL, \(received.count) in all, \(tally.duplicates) resent with the same apns-id")
     }
 }

@@ -86,19 +86,13 @@ import Testing
         #expect(refused.status == 503, "\(refused.status): \(String(decoding: refused.body, as: UTF8.self))")
         try FileManager.default.removeItem(atPath: filler)
 
-        let deadline = ContinuousClock.now + .seconds(120)
-        var report = try await server.report(id, key: app.key)
-        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            report = try await server.report(id, key: app.key)
-        }
+        let report = try await server.waitUntilDone(id, key: app.key)
         #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
         #expect(await server.process.terminate() == 0)
         let received = try await sandbox.received().filter { $0.payload.contains("Disk") }
-        let byToken = Dictionary(grouping: received, by: \.token)
-        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
-        let duplicates = byToken.values.reduce(0) { $0 + $1.count - 1 }
-        #expect(duplicates == 0, "\(duplicates) devices got it twice")
-        print("disk-full test: \(filled) bytes filled the disk; /ready said: \(why.prefix(240)); a send while full answered \(refused.status); \(received.count) received, \(duplicates) twice")
+        let tally = DeliveryTally(received, tokens: tokens)
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.duplicates == 0, "\(tally.duplicates) devices got it twice")
+        print("disk-full test: \(filled) bytes filled the disk; /ready said: \(why.prefix(240)); a send while full answered \(refused.status); \(received.count) received, \(tally.duplicates) twice")
     }
 }

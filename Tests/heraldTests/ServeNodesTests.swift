@@ -68,17 +68,13 @@ struct ServeNodesTests {
         #expect(takeover < .seconds(10), "node-a finished \(takeover) after the kill")
         #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
         let roundTwo = try await sandbox.received().filter { $0.payload.contains("round two") }
-        let byToken = Dictionary(grouping: roundTwo, by: \.token)
-        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
-        var duplicates = 0
-        for (token, notifications) in byToken where notifications.count > 1 {
-            duplicates += notifications.count - 1
-            #expect(Set(notifications.map(\.id)).count == 1, "\(token) got different apns-ids: \(notifications.map(\.id))")
-        }
+        let tally = DeliveryTally(roundTwo, tokens: tokens)
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.differentIDs.isEmpty, "\(tally.differentIDs.count) devices got different apns-ids")
         // At most what node-b had sent and not yet recorded: its connections × streams.
-        #expect(duplicates <= 4 * 100, "\(duplicates) duplicates")
+        #expect(tally.duplicates <= 4 * 100, "\(tally.duplicates) duplicates")
         #expect(await first.process.terminate() == 0)
-        print("two nodes: round one node-a \(firstSends) + node-b \(secondSends) in \(roundOneTook); round two \(roundTwo.count) received, \(duplicates) resent with the same apns-id, node-a done \(takeover) after the kill")
+        print("two nodes: round one node-a \(firstSends) + node-b \(secondSends) in \(roundOneTook); round two \(roundTwo.count) received, \(tally.duplicates) resent with the same apns-id, node-a done \(takeover) after the kill")
     }
 
     @Test func aStoreOutageMidBroadcastLosesNothingAndTheAPIAnswers503() async throws {
@@ -130,13 +126,12 @@ struct ServeNodesTests {
         let report = try await waitUntilDone(id, on: node, key: app.key)
         #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
         let received = try await sandbox.received()
-        let byToken = Dictionary(grouping: received, by: \.token)
-        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
-        let duplicates = byToken.values.reduce(0) { $0 + $1.count - 1 }
-        #expect(duplicates <= 4 * 100, "\(duplicates) duplicates")
+        let tally = DeliveryTally(received, tokens: tokens)
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.duplicates <= 4 * 100, "\(tally.duplicates) duplicates")
         #expect(await node.process.terminate() == 0)
         await proxy.shutdown()
-        print("store outage: API answered \(call.status) after \(waited); \(received.count) received, \(duplicates) twice")
+        print("store outage: API answered \(call.status) after \(waited); \(received.count) received, \(tally.duplicates) twice")
     }
 
     @Test func startingWithoutTheStoreWarnsAndGivesUp() async throws {
@@ -165,12 +160,7 @@ struct ServeNodesTests {
 
     @discardableResult
     private func waitUntilDone(_ id: String, on node: ServeProcess, key: String) async throws -> JSONValue {
-        let deadline = ContinuousClock.now + .seconds(120)
-        var report = try await node.report(id, key: key)
-        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            report = try await node.report(id, key: key)
-        }
+        let report = try await node.waitUntilDone(id, key: key)
         #expect(report["pending"]?.intValue == 0, "\(report)")
         return report
     }

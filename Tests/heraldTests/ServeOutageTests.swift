@@ -56,12 +56,7 @@ import Testing
         #expect(pendingReport["failed"]?.intValue == 0, "\(pendingReport)")
         proxy.up()
 
-        let deadline = ContinuousClock.now + .seconds(180)
-        var report = try await server.report(id, key: app.key)
-        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(250))
-            report = try await server.report(id, key: app.key)
-        }
+        let report = try await server.waitUntilDone(id, key: app.key, within: .seconds(180))
         #expect(report["sent"]?.intValue == Self.devices, "\(report)")
         #expect(report["failed"]?.intValue == 0, "\(report)")
         let ready = try await exchange(method: .GET, host: "127.0.0.1", port: server.port, path: "/ready", body: [])
@@ -70,10 +65,9 @@ import Testing
         await proxy.shutdown()
 
         let received = try await sandbox.received()
-        let byToken = Dictionary(grouping: received, by: \.token)
-        #expect(Set(tokens).subtracting(byToken.keys).isEmpty, "\(Set(tokens).subtracting(byToken.keys).count) devices got nothing")
-        let duplicates = byToken.values.reduce(0) { $0 + $1.count - 1 }
-        #expect(duplicates == 0, "\(duplicates) devices got it twice")
-        print("outage test: \(acceptedAtCut) accepted before the cut, \(received.count) in all, \(duplicates) twice; /ready said: \(why.prefix(300))")
+        let tally = DeliveryTally(received, tokens: tokens)
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.duplicates == 0, "\(tally.duplicates) devices got it twice")
+        print("outage test: \(acceptedAtCut) accepted before the cut, \(received.count) in all, \(tally.duplicates) twice; /ready said: \(why.prefix(300))")
     }
 }

@@ -152,3 +152,31 @@ func exchange(
         }
     }
 }
+
+extension ServeProcess {
+    /// A notification's report once nothing is pending, or as it is after `within`.
+    func waitUntilDone(_ id: String, key: String, within: Duration = .seconds(120)) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + within
+        var report = try await report(id, key: key)
+        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            report = try await self.report(id, key: key)
+        }
+        return report
+    }
+}
+
+/// What a broadcast came to at the sandbox: devices that got nothing, extra copies, and devices
+/// whose copies carried different apns-ids (a resend must carry the first one's).
+struct DeliveryTally {
+    let missing: Int
+    let duplicates: Int
+    let differentIDs: [String]
+
+    init(_ received: [SandboxProcess.Received], tokens: [String]) {
+        let byToken = Dictionary(grouping: received, by: \.token)
+        missing = Set(tokens).subtracting(byToken.keys).count
+        duplicates = byToken.values.reduce(0) { $0 + $1.count - 1 }
+        differentIDs = byToken.filter { Set($0.value.map(\.id)).count > 1 }.map(\.key)
+    }
+}
