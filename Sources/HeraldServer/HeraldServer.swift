@@ -89,24 +89,11 @@ public final class HeraldServer: Sendable {
         var pause = Duration.milliseconds(500)
         while true {
             attempt += 1
-            let race = DeadlineRace<Void>()
-            let work = Task {
-                do {
-                    try await store.ping()
-                    race.finish(.success(()))
-                } catch {
-                    race.finish(.failure(error))
-                }
-            }
-            let timer = Task {
-                try await Task.sleep(for: configuration.storeTimeout)
-                race.finish(.failure(ServerError.configuration("no answer within \(configuration.storeTimeout.inSeconds) s")))
-                work.cancel()
-            }
-            let result = await race.result()
-            timer.cancel()
+            let timeout = configuration.storeTimeout
             do {
-                return try result.get()
+                return try await DeadlineRace.run(within: timeout, timeoutError: {
+                    ServerError.configuration("no answer within \(timeout.inSeconds) s")
+                }) { try await store.ping() }
             } catch let error as StoreError {
                 throw error
             } catch {

@@ -43,12 +43,7 @@ import Testing
         let tokens = (0..<Self.devices).map(testToken)
         try await ServeProcess.register(tokens, appID: app.id, in: SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path))
 
-        let sent = try await server.call(
-            "POST", "/v1/notifications", key: app.key, body: #"{"to": {"all": true}, "message": {"title": "Crash test", "body": "once"}}"#,
-            expect: 202
-        )
-        let id = try #require(sent["id"]?.stringValue)
-        #expect(sent["audienceSize"]?.intValue == Self.devices)
+        let id = try await server.broadcast(key: app.key, title: "Crash test", body: "once", audience: Self.devices)
         // At 1,000 a second the broadcast lasts about 9 s: killing after 3 s lands in its middle
         // without asking anything of the processes (a loaded machine can stall a poll for seconds).
         try await Task.sleep(for: .seconds(3))

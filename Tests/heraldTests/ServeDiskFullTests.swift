@@ -57,11 +57,7 @@ import Testing
         let tokens = (0..<Self.devices).map(testToken)
         try await ServeProcess.register(tokens, appID: app.id, in: SQLiteStore(path: database))
 
-        let sent = try await server.call(
-            "POST", "/v1/notifications", key: app.key, body: #"{"to": {"all": true}, "message": {"title": "Disk", "body": "full"}}"#,
-            expect: 202
-        )
-        let id = try #require(sent["id"]?.stringValue)
+        let id = try await server.broadcast(key: app.key, title: "Disk", body: "full", audience: Self.devices)
         try await Task.sleep(for: .milliseconds(1500))
         let filler = disk.appendingPathComponent("filler").path
         let filled = Self.fill(filler)

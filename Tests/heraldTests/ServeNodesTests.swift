@@ -150,12 +150,7 @@ struct ServeNodesTests {
     }
 
     private func broadcast(_ round: String, through node: ServeProcess, key: String) async throws -> String {
-        let sent = try await node.call(
-            "POST", "/v1/notifications", key: key, body: #"{"to": {"all": true}, "message": {"title": "Nodes", "body": "round \#(round)"}}"#,
-            expect: 202
-        )
-        #expect(sent["audienceSize"]?.intValue == Self.devices)
-        return try #require(sent["id"]?.stringValue)
+        try await node.broadcast(key: key, title: "Nodes", body: "round \(round)", audience: Self.devices)
     }
 
     @discardableResult

@@ -27,11 +27,7 @@ import Testing
         let tokens = (0..<Self.devices).map(testToken)
         try await ServeProcess.register(tokens, appID: app.id, in: SQLiteStore(path: database))
 
-        let sent = try await server.call(
-            "POST", "/v1/notifications", key: app.key, body: #"{"to": {"all": true}, "message": {"title": "Outage", "body": "once"}}"#,
-            expect: 202
-        )
-        let id = try #require(sent["id"]?.stringValue)
+        let id = try await server.broadcast(key: app.key, title: "Outage", body: "once", audience: Self.devices)
         try await Task.sleep(for: .seconds(2))
         await proxy.down()
         let acceptedAtCut = try await sandbox.accepted()

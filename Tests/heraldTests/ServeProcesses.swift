@@ -154,6 +154,19 @@ func exchange(
 }
 
 extension ServeProcess {
+    /// Sends `{"title", "body"}` to every device of the app (`{"to": {"all": true}}`), checks the
+    /// audience is `audience` devices, and returns the notification's id.
+    func broadcast(key: String, title: String, body: String, audience: Int) async throws -> String {
+        let sent = try await call(
+            "POST", "/v1/notifications", key: key,
+            body: #"{"to": {"all": true}, "message": {"title": "\#(title)", "body": "\#(body)"}}"#, expect: 202
+        )
+        guard sent["audienceSize"]?.intValue == audience, let id = sent["id"]?.stringValue else {
+            throw RunningHerald.Failure("the broadcast was not accepted for \(audience) devices: \(sent)")
+        }
+        return id
+    }
+
     /// A notification's report once nothing is pending, or as it is after `within`.
     func waitUntilDone(_ id: String, key: String, within: Duration = .seconds(120)) async throws -> JSONValue {
         let deadline = ContinuousClock.now + within

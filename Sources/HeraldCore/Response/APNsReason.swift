@@ -99,7 +99,15 @@ extension APNsReason {
     /// otherwise what the status implies (429 and 5xx: after back-off).
     public func retry(status: Int) -> RetryAdvice {
         if let info = Self.info[rawValue] { return info.retry }
-        return status == 429 || status >= 500 ? .afterBackoff : .never
+        return status == 429 || Self.isServerTrouble(status: status) ? .afterBackoff : .never
+    }
+
+    /// Whether an answer with `status` says APNs itself is unwell (500 InternalServerError, 503
+    /// ServiceUnavailable, any 5xx), so that other notifications on the same route would fare
+    /// no better; a 4xx, 429 TooManyRequests included (too many to one device), is about the
+    /// notification or its device.
+    public static func isServerTrouble(status: Int) -> Bool {
+        status >= 500
     }
 
     /// The token action for an answer with `status`: the reason's own when Herald knows it,

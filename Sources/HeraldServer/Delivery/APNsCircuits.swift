@@ -15,6 +15,9 @@ final class APNsCircuits: Sendable {
     }
 
     private let breakers = Mutex<[Route: CircuitBreaker]>([:])
+    /// How many routes have a breaker: zero while every route answers, so the success of each
+    /// delivery (the hot path) costs one atomic read.
+    private let count = Atomic<Int>(0)
 
     func permit(_ route: Route, now: Date) -> CircuitBreaker.Permit {
         breakers.withLock { breakers in
@@ -25,10 +28,16 @@ final class APNsCircuits: Sendable {
     }
 
     func succeeded(_ route: Route) {
+        guard count.load(ordering: .relaxed) > 0 else { return }
         breakers.withLock { breakers in
-            guard breakers[route] != nil else { return }
-            breakers[route] = nil  // closed, with nothing to remember
+            guard breakers.removeValue(forKey: route) != nil else { return }  // closed, with nothing to remember
+            count.store(breakers.count, ordering: .relaxed)
         }
+    }
+
+    /// Why the route's last failure failed, if it is failing.
+    func lastReason(_ route: Route) -> String? {
+        breakers.withLock { $0[route]?.lastReason }
     }
 
     /// Counts a failure (`probe`: of the probe's delivery); returns true when it opened the circuit.
@@ -36,7 +45,10 @@ final class APNsCircuits: Sendable {
     func failed(_ route: Route, reason: String, now: Date, probe: Bool = false) -> Bool {
         breakers.withLock { breakers in
             var breaker = breakers[route] ?? CircuitBreaker()
-            defer { breakers[route] = breaker }
+            defer {
+                breakers[route] = breaker
+                count.store(breakers.count, ordering: .relaxed)
+            }
             return breaker.failed(reason: reason, now: now, jitter: Double.random(in: 0...1), probe: probe)
         }
     }

@@ -268,7 +268,7 @@ final class DeliveryWorker: Service, Sendable {
                 // APNs is known to be unreachable: the rest waits, unsent and not counted as
                 // attempted, until the circuit is probed again; a delivery that may not wait
                 // that long (its expiration, or the retry schedule's maximum age) ends here.
-                let reason = circuits.unwell.first { $0.route == group.route }?.breaker.lastReason ?? "ConnectionFailed"
+                let reason = circuits.lastReason(group.route) ?? "ConnectionFailed"
                 let due = until.addingTimeInterval(Double.random(in: 0...0.5))
                 var waiting = 0
                 recorder.add(group.items[start...].map { item in
@@ -348,11 +348,11 @@ final class DeliveryWorker: Service, Sendable {
         let reason = result.reason?.rawValue ?? result.failure?.reasonCode ?? "Unknown"
         let transient: Bool
         if let status = result.status {
-            // An answer: APNs' reason says whether sending again can succeed. 500 and 503 also
-            // say APNs is unwell; 429 is about one device and leaves the circuit alone.
+            // An answer: APNs' reason says whether sending again can succeed, and whether APNs
+            // itself is unwell (a failure for the route's circuit).
             let advice = (result.reason ?? APNsReason(rawValue: "")).retry(status: status)
             transient = advice != .never
-            if status >= 500 {
+            if APNsReason.isServerTrouble(status: status) {
                 noteFailure(route, reason: reason, detail: "HTTP \(status)", probe: probe)
             } else {
                 circuits.succeeded(route)

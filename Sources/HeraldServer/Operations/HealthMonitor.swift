@@ -69,25 +69,15 @@ final class HealthMonitor: Service, Sendable {
             fail("the store has not answered for more than \(timeout.inSeconds) s")
             return
         }
-        let done = Atomic<Bool>(false)
         let (store, clock, node) = (store, clock, node)
-        Task {
-            defer { self.checking.store(false, ordering: .releasing) }
-            do {
+        do {
+            try await DeadlineRace.run(within: timeout, timeoutError: { ServerError.configuration("the store did not answer within \(self.timeout.inSeconds) s") }) {
+                defer { self.checking.store(false, ordering: .releasing) }
                 try await store.checkWrite(node: node, now: clock.now)
-                done.store(true, ordering: .releasing)
-                self.succeed()
-            } catch {
-                done.store(true, ordering: .releasing)
-                self.fail("\(error)")
             }
-        }
-        let deadline = ContinuousClock.now + timeout
-        while !done.load(ordering: .acquiring) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        if !done.load(ordering: .acquiring) {
-            fail("the store did not answer within \(timeout.inSeconds) s")
+            succeed()
+        } catch {
+            fail("\(error)")
         }
     }
 

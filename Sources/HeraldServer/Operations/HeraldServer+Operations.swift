@@ -88,24 +88,12 @@ extension HeraldServer {
     /// (a send's audience is queued whole) or fails when the store answers.
     func withStoreDeadline(extra: Duration = .zero, _ work: @escaping @Sendable () async throws -> Response) async throws -> Response {
         let deadline = configuration.storeTimeout + extra
-        let race = DeadlineRace<Response>()
-        Task {
-            do {
-                race.finish(.success(try await work()))
-            } catch {
-                race.finish(.failure(error))
-            }
-        }
-        let timer = Task {
-            try await Task.sleep(for: deadline)
-            race.finish(.failure(APIError(
+        return try await DeadlineRace.run(within: deadline, timeoutError: {
+            APIError(
                 .serviceUnavailable, code: "store_unavailable",
                 "the store did not answer within \(deadline.inSeconds) s; the request may still complete: repeat a send with the same Idempotency-Key, so it is not sent twice (GET /ready says why)"
-            )))
-        }
-        let result = await race.result()
-        timer.cancel()
-        return try result.get()
+            )
+        }, work)
     }
 }
 

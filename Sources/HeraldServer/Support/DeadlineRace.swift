@@ -1,6 +1,7 @@
 import Synchronization
 
-/// The first of several results, for whoever waits on it: an answer, or a deadline.
+/// The first of several results, for whoever waits on it: an answer, or a deadline
+/// (``run(within:timeoutError:_:)``, used for every wait on the store that must stay bounded).
 final class DeadlineRace<Value: Sendable>: Sendable {
     private struct State {
         var result: Result<Value, any Error>?
@@ -30,5 +31,29 @@ final class DeadlineRace<Value: Sendable>: Sendable {
             }
             if let settled { continuation.resume(returning: settled) }
         }
+    }
+
+    /// Runs `work` and returns its result, or throws `timeoutError()` once `deadline` has
+    /// passed first. The work is not cancelled: it goes on in the background and ends when it
+    /// ends (a store that does not answer may not honour cancellation, and a write under way
+    /// should complete).
+    static func run(
+        within deadline: Duration, timeoutError: @escaping @Sendable () -> any Error, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let race = DeadlineRace<Value>()
+        Task {
+            do {
+                race.finish(.success(try await work()))
+            } catch {
+                race.finish(.failure(error))
+            }
+        }
+        let timer = Task {
+            try await Task.sleep(for: deadline)
+            race.finish(.failure(timeoutError()))
+        }
+        let result = await race.result()
+        timer.cancel()
+        return try result.get()
     }
 }
