@@ -37,7 +37,7 @@ public final class PostgresStore: HeraldStore {
             case ("schema", let value?): schema = schema ?? value
             case ("sslmode", let value?): mode = value
             case ("sslrootcert", let value?): rootCertificate = value
-            default: throw StoreError.badURL(url, expected: expected)
+            default: throw StoreError.badURL(url, expected: "\(expected): the query takes schema, sslmode and sslrootcert, not '\(item.name)'")
             }
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path

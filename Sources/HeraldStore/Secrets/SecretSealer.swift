@@ -58,7 +58,7 @@ public struct SecretSealer: Sendable {
         let key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         let text = Data((Data(key).base64EncodedString() + "\n").utf8)
         guard FileManager.default.createFile(atPath: path, contents: text, attributes: [.posixPermissions: 0o600]) else {
-            throw StoreError.secretKey("cannot create the key file \(path)")
+            throw StoreError.secretKey("cannot create the key file \(path): the database's folder must be writable (or set HERALD_SECRET_KEY)")
         }
         return try SecretSealer(key: key, previous: previous)
     }
@@ -73,7 +73,7 @@ public struct SecretSealer: Sendable {
     public func open(_ text: String) throws(StoreError) -> String {
         guard text.hasPrefix(Self.prefix) else { return text }
         guard let data = Data(base64Encoded: String(text.dropFirst(Self.prefix.count))), let box = try? AES.GCM.SealedBox(combined: data) else {
-            throw StoreError.secretKey("a sealed secret in the store is damaged")
+            throw StoreError.secretKey("a sealed secret in the store is damaged: set the app's credentials or webhook secret again (PATCH /v1/apps/{app})")
         }
         for key in [current] + previous {
             if let plain = try? AES.GCM.open(box, using: key) { return String(decoding: plain, as: UTF8.self) }
