@@ -185,6 +185,7 @@ let package = Package(
                 "HeraldHTTP2",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 "HeraldSandbox",
                 "HeraldCore",
                 .product(name: "NIOCore", package: "swift-nio"),

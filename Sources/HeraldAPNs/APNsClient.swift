@@ -138,11 +138,22 @@ public final class APNsClient: Sendable {
                 if advice == .afterBackoff { try? await Task.sleep(for: backoff(after: result.attempts)) }
                 continue
             case .failure(.notProcessed):
-                // Never reached the server (GOAWAY, refused stream): not an attempt; resend elsewhere.
+                // Never reached the server (GOAWAY, refused stream): not an attempt; resend
+                // elsewhere, at once the first time and after a back-off from then on (a server
+                // that refuses every stream must not be hammered), a bounded number of times.
                 result.attempts -= 1
                 resends += 1
-                if resends <= 100 { continue }
-                result.failure = .connectionLost("the server kept refusing the stream")
+                if resends <= Self.maximumResends {
+                    if resends > 1 { try? await Task.sleep(for: backoff(after: resends - 1)) }
+                    continue
+                }
+                result.failure = .connectionLost("the server did not process the request in \(resends) tries (GOAWAY or REFUSED_STREAM each time)")
+            case .failure(.notOpened(let why)):
+                result.failure = .connectionFailed(why)
+                if result.attempts < policy.maximumAttempts {
+                    try? await Task.sleep(for: backoff(after: result.attempts))
+                    continue
+                }
             case .failure(.timeout):
                 result.failure = .timeout
                 if result.attempts < policy.maximumAttempts {
@@ -161,6 +172,10 @@ public final class APNsClient: Sendable {
         result.latency = ContinuousClock.now - start
         return result
     }
+
+    /// How many times a notification the server never processed (GOAWAY, REFUSED_STREAM) is
+    /// sent again; these resends are not attempts, but they are bounded.
+    static let maximumResends = 5
 
     /// Puts a PKCS#12 bundle's certificate chain and key in `tls`; `what` names it in the error.
     private static func use(_ tls: inout TLSConfiguration, _ what: String, _ open: () throws -> NIOSSLPKCS12Bundle) throws(APNsClientError) {

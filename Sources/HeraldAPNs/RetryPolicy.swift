@@ -1,8 +1,10 @@
 /// When a notification is sent again: 429, 500 and 503 answers and transport failures are retried
 /// after an exponential back-off with full jitter, up to ``maximumAttempts`` attempts in all.
 /// Answers APNs says can never succeed are not retried; `ExpiredProviderToken` is retried once
-/// with a new token; a notification a closing connection never processed is resent at once on
-/// another connection and not counted as an attempt.
+/// with a new token; a notification a closing connection never processed is resent on another
+/// connection and not counted as an attempt (at once the first time, after a back-off later, at
+/// most five times). A request that waited its whole timeout for a stream the server's limit
+/// would not give counts as an attempt.
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in all, the first included (1 = never retry).
     public var maximumAttempts: Int

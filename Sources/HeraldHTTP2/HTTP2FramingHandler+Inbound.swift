@@ -13,21 +13,57 @@ extension HTTP2FramingHandler {
             throw HTTP2ConnectionError(.protocolError, "the first frame must be SETTINGS")
         }
         switch header.type {
-        case FrameType.data: try readData(header, payload: payload, context: context)
-        case FrameType.headers: try readHeaders(header, payload: payload, context: context)
-        case FrameType.continuation: try readContinuation(header, payload: payload, context: context)
+        case FrameType.data:
+            if header.length == 0, !header.has(FrameFlag.endStream) { try countEmptyFrame("DATA") } else { sequentialEmptyFrames = 0 }
+            try readData(header, payload: payload, context: context)
+        case FrameType.headers:
+            sequentialEmptyFrames = 0
+            try readHeaders(header, payload: payload, context: context)
+        case FrameType.continuation:
+            if header.length == 0, !header.has(FrameFlag.endHeaders) { try countEmptyFrame("CONTINUATION") }
+            try readContinuation(header, payload: payload, context: context)
         case FrameType.priority:
+            try spendControlFrame("PRIORITY")
             guard header.streamID != .rootStream else { throw HTTP2ConnectionError(.protocolError, "PRIORITY on stream 0") }
-            guard header.length == 5 else { throw HTTP2ConnectionError(.frameSizeError, "a PRIORITY frame of \(header.length) bytes; it has 5") }
-        case FrameType.rstStream: try readResetStream(header, payload: payload, context: context)
-        case FrameType.settings: try readSettings(header, payload: payload, context: context)
+            // A PRIORITY frame of the wrong size is a stream error (RFC 9113 §6.3).
+            if header.length != 5 { try resetStream(header.streamID, code: .frameSizeError, context: context) }
+        case FrameType.rstStream:
+            guard resets.spend() else {
+                throw HTTP2ConnectionError(
+                    .enhanceYourCalm, "more than \(resets.budget.count) RST_STREAM frames in \(resets.budget.window.nanoseconds / 1_000_000) ms"
+                )
+            }
+            try readResetStream(header, payload: payload, context: context)
+        case FrameType.settings:
+            if !header.has(FrameFlag.ack) { try spendControlFrame("SETTINGS") }
+            try readSettings(header, payload: payload, context: context)
         case FrameType.pushPromise:
             throw HTTP2ConnectionError(.protocolError, "PUSH_PROMISE: server push is disabled")
-        case FrameType.ping: try readPing(header, payload: payload, context: context)
+        case FrameType.ping:
+            if !header.has(FrameFlag.ack) { try spendControlFrame("PING") }
+            try readPing(header, payload: payload, context: context)
         case FrameType.goAway: try readGoAway(header, payload: payload, context: context)
         case FrameType.windowUpdate: try readWindowUpdate(header, payload: payload, context: context)
         default:
             break  // Unknown frame types are ignored (RFC 9113 §4.1).
+        }
+    }
+
+    /// Counts a frame that carries nothing (a flood of them costs CPU and does no work).
+    private func countEmptyFrame(_ kind: String) throws(HTTP2ConnectionError) {
+        sequentialEmptyFrames += 1
+        guard sequentialEmptyFrames <= configuration.maxSequentialEmptyFrames else {
+            throw HTTP2ConnectionError(.enhanceYourCalm, "more than \(configuration.maxSequentialEmptyFrames) empty \(kind) frames in a row")
+        }
+    }
+
+    /// Counts a SETTINGS, PING or PRIORITY frame against the control-frame budget.
+    private func spendControlFrame(_ kind: String) throws(HTTP2ConnectionError) {
+        guard controlFrames.spend() else {
+            let budget = controlFrames.budget
+            throw HTTP2ConnectionError(
+                .enhanceYourCalm, "more than \(budget.count) SETTINGS, PING and PRIORITY frames in \(budget.window.nanoseconds / 1_000_000) ms (the last a \(kind))"
+            )
         }
     }
 
@@ -67,18 +103,29 @@ extension HTTP2FramingHandler {
         }
         guard var state = streams[streamID] else {
             if isIdle(streamID) { throw HTTP2ConnectionError(.protocolError, "DATA on stream \(streamID), which was never opened") }
-            return  // A stream closed or reset here: late data is dropped.
+            // Late data on a stream this side reset is dropped; on any other closed stream it
+            // is a stream error (RFC 9113 §6.1).
+            if !recentlyReset.contains(Int32(streamID)) { try resetStream(streamID, code: .streamClosed, context: context) }
+            return
         }
         if state.remoteClosed {
-            resetStream(streamID, code: .streamClosed, context: context)
+            try resetStream(streamID, code: .streamClosed, context: context)
             return
         }
         guard header.length <= state.receiveWindow else {
-            resetStream(streamID, code: .flowControlError, context: context)
+            try resetStream(streamID, code: .flowControlError, context: context)
             return
         }
         let data = try content(of: header, payload: payload, priorityFields: false)
         let endStream = header.has(FrameFlag.endStream)
+        if let expected = state.expectedLength {
+            // The body must be as long as content-length says (RFC 9113 §8.1.1).
+            state.receivedLength += data.readableBytes
+            if state.receivedLength > expected || (endStream && state.receivedLength != expected) {
+                try resetStream(streamID, code: .protocolError, context: context)
+                return
+            }
+        }
         state.receiveWindow -= header.length
         state.receiveUnacknowledged += header.length
         if endStream {
@@ -108,8 +155,12 @@ extension HTTP2FramingHandler {
         guard var partial = partialHeaderBlock else {
             throw HTTP2ConnectionError(.protocolError, "CONTINUATION without a header block before it")
         }
-        guard partial.block.readableBytes + payload.readableBytes <= Self.maxHeaderBlockSize else {
-            throw HTTP2ConnectionError(.enhanceYourCalm, "a header block longer than \(Self.maxHeaderBlockSize) bytes")
+        guard partial.block.readableBytes + payload.readableBytes <= configuration.maxHeaderBlockSize else {
+            throw HTTP2ConnectionError(.enhanceYourCalm, "a header block longer than \(configuration.maxHeaderBlockSize) bytes")
+        }
+        partial.continuations += 1
+        guard partial.continuations <= configuration.maxContinuationFrames else {
+            throw HTTP2ConnectionError(.enhanceYourCalm, "a header block spread over more than \(configuration.maxContinuationFrames) CONTINUATION frames")
         }
         partialHeaderBlock = nil
         var payload = payload
@@ -134,7 +185,16 @@ extension HTTP2FramingHandler {
         let frame = HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))
         if var state = streams[streamID] {
             if state.remoteClosed {
-                resetStream(streamID, code: .streamClosed, context: context)
+                try resetStream(streamID, code: .streamClosed, context: context)
+                return
+            }
+            if state.expectedLength == nil, !state.sawHeaders {
+                // The first header block of a stream this side opened: the peer's answer.
+                state.expectedLength = Self.contentLength(in: headers)
+            }
+            state.sawHeaders = true
+            if endStream, let expected = state.expectedLength, state.receivedLength != expected {
+                try resetStream(streamID, code: .protocolError, context: context)
                 return
             }
             if endStream { state.remoteClosed = true }
@@ -145,20 +205,53 @@ extension HTTP2FramingHandler {
         }
         guard isPeerInitiated(streamID) else {
             if isIdle(streamID) { throw HTTP2ConnectionError(.protocolError, "HEADERS on stream \(streamID), which this side never opened") }
-            return  // An answer on a stream this side reset: dropped.
+            return  // An answer on a stream this side reset or already answered: dropped.
         }
-        guard streamID > highestPeerStreamID else { return }  // A closed stream.
+        guard streamID > highestPeerStreamID else {
+            // Frames the peer sent before it saw this side's RST_STREAM are ignored; otherwise a
+            // stream id went back or was used again (RFC 9113 §5.1.1).
+            if recentlyReset.contains(Int32(streamID)) { return }
+            throw HTTP2ConnectionError(
+                .protocolError, "HEADERS on stream \(streamID), not above the last stream opened (\(highestPeerStreamID)): stream ids may not go back or be used again"
+            )
+        }
         guard role == .server else { throw HTTP2ConnectionError(.protocolError, "HEADERS opening stream \(streamID): server push is disabled") }
         highestPeerStreamID = streamID
         if let last = goAwaySent, streamID > last { return }  // After GOAWAY, new streams are ignored.
         guard peerOpenCount < localMaxConcurrentStreams else {
-            encodeResetStream(streamID, code: .refusedStream)
+            try refuse(streamID)
             return
         }
-        streams[streamID] = HTTP2StreamState(sendWindow: peerInitialWindow, receiveWindow: Self.defaultWindow, remoteClosed: endStream)
+        let expectedLength = Self.contentLength(in: headers)
+        if endStream, let expectedLength, expectedLength != 0 {
+            try refuse(streamID, code: .protocolError)
+            return
+        }
+        var state = HTTP2StreamState(receiveWindow: Self.defaultWindow, remoteClosed: endStream)
+        state.expectedLength = expectedLength
+        state.sawHeaders = true
+        streams[streamID] = state
         peerOpenCount += 1
         context.fireChannelRead(wrapInboundOut(frame))
         closeIfDone(streamID)
+    }
+
+    /// A new stream turned down before it opened (beyond the stream limit, or malformed): no
+    /// state is kept, and the peer's late frames on it are ignored.
+    private func refuse(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode = .refusedStream) throws(HTTP2ConnectionError) {
+        try spendStreamError()
+        encodeResetStream(streamID, code: code)
+    }
+
+    /// The value of the `content-length` field, if there is one. A value that is not a
+    /// non-negative number comes back as -1, which no body matches, so the stream is malformed
+    /// (RFC 9113 §8.1.1).
+    static func contentLength(in headers: HPACKHeaders) -> Int? {
+        for (name, value, _) in headers where name == "content-length" {
+            guard let length = Int(value), length >= 0 else { return -1 }
+            return length
+        }
+        return nil
     }
 
     private func readResetStream(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
@@ -176,7 +269,8 @@ extension HTTP2FramingHandler {
         if header.has(FrameFlag.ack) {
             guard header.length == 0 else { throw HTTP2ConnectionError(.frameSizeError, "a SETTINGS acknowledgement with a payload") }
             guard !unacknowledgedStreamLimits.isEmpty else { throw HTTP2ConnectionError(.protocolError, "a SETTINGS acknowledgement for no SETTINGS") }
-            if let limit = unacknowledgedStreamLimits.removeFirst() { localMaxConcurrentStreams = limit }
+            if let limit = unacknowledgedStreamLimits.removeFirst() { acknowledgedStreamLimit = limit }
+            localMaxConcurrentStreams = unacknowledgedStreamLimits.reduce(acknowledgedStreamLimit) { min($0, $1 ?? $0) }
             context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.ack))))
             return
         }
@@ -197,14 +291,15 @@ extension HTTP2FramingHandler {
                 guard value <= Self.maxWindow else {
                     throw HTTP2ConnectionError(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE of \(value) is above 2^31-1")
                 }
-                let delta = value - peerInitialWindow
-                peerInitialWindow = value
-                for streamID in Array(streams.keys) {
-                    streams[streamID]!.sendWindow += delta
-                    guard streams[streamID]!.sendWindow <= Self.maxWindow else {
-                        throw HTTP2ConnectionError(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE took stream \(streamID)'s window above 2^31-1")
+                // Stream windows are kept relative to this value, so nothing is walked unless a
+                // stream might overflow (RFC 9113 §6.9.2); then the bound is made exact.
+                if maxSendWindowOffset + value > Self.maxWindow {
+                    maxSendWindowOffset = streams.values.reduce(0) { max($0, $1.sendWindowOffset) }
+                    guard maxSendWindowOffset + value <= Self.maxWindow else {
+                        throw HTTP2ConnectionError(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE of \(value) takes a stream's window above 2^31-1")
                     }
                 }
+                peerInitialWindow = value
             case 5:
                 guard (16_384...16_777_215).contains(value) else {
                     throw HTTP2ConnectionError(.protocolError, "SETTINGS_MAX_FRAME_SIZE of \(value); it is 16384 to 16777215")
@@ -215,8 +310,13 @@ extension HTTP2FramingHandler {
             }
             settings.append(HTTP2Setting(parameter: HTTP2SettingsParameter(extensionSetting: Int(code)), value: value))
         }
-        sawSettings = true
+        if !sawSettings {
+            sawSettings = true
+            settingsTimer?.cancel()
+            settingsTimer = nil
+        }
         outbound.writeFrameHeader(length: 0, type: FrameType.settings, flags: FrameFlag.ack, streamID: .rootStream)
+        controlFramesInOutbound += 1
         context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))))
         sendQueuedData()
         openPendingStreams()
@@ -264,15 +364,16 @@ extension HTTP2FramingHandler {
             connectionSendWindow += increment
             guard connectionSendWindow <= Self.maxWindow else { throw HTTP2ConnectionError(.flowControlError, "the connection window went above 2^31-1") }
         } else if var state = streams[streamID] {
-            state.sendWindow += increment
+            state.sendWindowOffset += increment
             guard increment > 0 else {
-                resetStream(streamID, code: .protocolError, context: context)
+                try resetStream(streamID, code: .protocolError, context: context)
                 return
             }
-            guard state.sendWindow <= Self.maxWindow else {
-                resetStream(streamID, code: .flowControlError, context: context)
+            guard state.sendWindowOffset + peerInitialWindow <= Self.maxWindow else {
+                try resetStream(streamID, code: .flowControlError, context: context)
                 return
             }
+            maxSendWindowOffset = max(maxSendWindowOffset, state.sendWindowOffset)
             streams[streamID] = state
         } else if isIdle(streamID) {
             throw HTTP2ConnectionError(.protocolError, "WINDOW_UPDATE on stream \(streamID), which was never opened")
@@ -280,11 +381,21 @@ extension HTTP2FramingHandler {
         sendQueuedData()
     }
 
-    /// A stream error: RST_STREAM to the peer, and an inbound RST_STREAM to the layer above so
-    /// that it forgets the stream too.
-    func resetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, context: ChannelHandlerContext) {
+    /// A stream error caused by the peer: RST_STREAM to the peer, and an inbound RST_STREAM to
+    /// the layer above (if the stream was open) so that it forgets the stream too. Too many in
+    /// a window end the connection.
+    func resetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+        try spendStreamError()
+        let wasOpen = streams[streamID] != nil
         closeStream(streamID, failure: .streamClosed)
         encodeResetStream(streamID, code: code)
-        context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(code))))
+        if wasOpen { context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(code)))) }
+    }
+
+    private func spendStreamError() throws(HTTP2ConnectionError) {
+        guard streamErrors.spend() else {
+            let budget = streamErrors.budget
+            throw HTTP2ConnectionError(.enhanceYourCalm, "more than \(budget.count) stream errors in \(budget.window.nanoseconds / 1_000_000) ms")
+        }
     }
 }

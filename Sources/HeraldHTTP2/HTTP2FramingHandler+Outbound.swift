@@ -23,9 +23,9 @@ extension HTTP2FramingHandler {
                 outbound.writeInteger(UInt32(truncatingIfNeeded: value))
                 if code == 3 { streamLimit = value }
             }
-            // A higher limit applies at once, a lower one when the peer acknowledges it.
+            // A lower limit holds at once, a higher one once the peer acknowledges it.
             unacknowledgedStreamLimits.append(streamLimit)
-            if let streamLimit, streamLimit > localMaxConcurrentStreams { localMaxConcurrentStreams = streamLimit }
+            if let streamLimit { localMaxConcurrentStreams = min(localMaxConcurrentStreams, streamLimit) }
             append(promise)
         case .settings(.ack):
             outbound.writeFrameHeader(length: 0, type: FrameType.settings, flags: FrameFlag.ack, streamID: .rootStream)
@@ -78,11 +78,11 @@ extension HTTP2FramingHandler {
                 return
             }
             state.localClosed = data.endStream
-            let allowed = min(connectionSendWindow, state.sendWindow)
+            let allowed = min(connectionSendWindow, state.sendWindowOffset + peerInitialWindow)
             if state.queued.isEmpty, buffer.readableBytes == 0 || buffer.readableBytes <= allowed {
                 encodeData(buffer, streamID: streamID, endStream: data.endStream)
                 connectionSendWindow -= buffer.readableBytes
-                state.sendWindow -= buffer.readableBytes
+                state.sendWindowOffset -= buffer.readableBytes
                 append(promise)
             } else {
                 state.queued.append(QueuedData(buffer: buffer, endStream: data.endStream, promise: promise))
@@ -133,7 +133,7 @@ extension HTTP2FramingHandler {
     }
 
     func openLocalStream(_ streamID: HTTP2StreamID) {
-        streams[streamID] = HTTP2StreamState(sendWindow: peerInitialWindow, receiveWindow: Self.defaultWindow)
+        streams[streamID] = HTTP2StreamState(receiveWindow: Self.defaultWindow)
         highestLocalStreamID = streamID
         localOpenCount += 1
     }
@@ -165,7 +165,7 @@ extension HTTP2FramingHandler {
                 continue
             }
             while var first = state.queued.first {
-                let allowed = min(connectionSendWindow, state.sendWindow)
+                let allowed = min(connectionSendWindow, state.sendWindowOffset + peerInitialWindow)
                 let count = first.buffer.readableBytes
                 if count == 0 || count <= allowed {
                     encodeData(first.buffer, streamID: streamID, endStream: first.endStream)
@@ -180,7 +180,7 @@ extension HTTP2FramingHandler {
                 }
                 let sent = count <= allowed ? count : allowed
                 connectionSendWindow -= sent
-                state.sendWindow -= sent
+                state.sendWindowOffset -= sent
             }
             streams[streamID] = state
             if state.queued.isEmpty {
@@ -233,17 +233,24 @@ extension HTTP2FramingHandler {
         } while buffer.readableBytes > 0
     }
 
+    // Control frames are counted until written (``maxQueuedControlFrames``).
+
+    /// RST_STREAM; the stream's late frames from the peer are ignored from now on.
     func encodeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode) {
         outbound.writeFrameHeader(length: 4, type: FrameType.rstStream, streamID: streamID)
         outbound.writeInteger(UInt32(code.networkCode))
+        controlFramesInOutbound += 1
+        recentlyReset.insert(Int32(streamID))
     }
 
     func encodeWindowUpdate(streamID: HTTP2StreamID, increment: Int) {
         outbound.writeFrameHeader(length: 4, type: FrameType.windowUpdate, streamID: streamID)
         outbound.writeInteger(UInt32(increment))
+        controlFramesInOutbound += 1
     }
 
     func encodePing(_ value: UInt64, ack: Bool) {
+        controlFramesInOutbound += 1
         outbound.writeFrameHeader(length: 8, type: FrameType.ping, flags: ack ? FrameFlag.ack : 0, streamID: .rootStream)
         outbound.writeInteger(value)
     }

@@ -38,13 +38,13 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         var streamID: HTTP2StreamID
         var endStream: Bool
         var block: ByteBuffer
+        /// CONTINUATION frames read for it so far.
+        var continuations = 0
     }
 
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
     static let defaultWindow = 65_535
     static let maxWindow = Int(Int32.max)
-    /// A header block spread over CONTINUATION frames may not grow past this.
-    static let maxHeaderBlockSize = 64 * 1024
 
     let role: Role
     let configuration: HTTP2FramingConfiguration
@@ -65,13 +65,19 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     var localOpenCount = 0
     var highestPeerStreamID = HTTP2StreamID.rootStream
     var highestLocalStreamID = HTTP2StreamID.rootStream
-    /// The stream limit enforced on the peer: unlimited until the peer acknowledges the first
-    /// SETTINGS (a peer cannot keep a limit it has not seen yet).
-    var localMaxConcurrentStreams = Int.max
+    /// The stream limit enforced on the peer: the stricter of the last acknowledged limit and
+    /// every limit sent since, so a peer that never acknowledges still gets no more than it
+    /// was told (as nghttp2 and Go do).
+    var localMaxConcurrentStreams: Int
+    /// The limit the peer acknowledged last (none yet: unlimited, RFC 9113 §6.5.2).
+    var acknowledgedStreamLimit = Int.max
     /// For each SETTINGS sent and not yet acknowledged, the stream limit it set, if any.
     var unacknowledgedStreamLimits: [Int?] = []
     var peerMaxConcurrentStreams = Int.max
     var peerInitialWindow = defaultWindow
+    /// No open stream's ``HTTP2StreamState/sendWindowOffset`` is above this (an upper bound,
+    /// made exact when a new initial window size would seem to overflow one).
+    var maxSendWindowOffset = 0
     var peerMaxFrameSize = 16_384
     var connectionSendWindow = defaultWindow
     var connectionReceiveWindow = defaultWindow
@@ -85,11 +91,31 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     /// Frames written since the last flush, and the promises of those frames.
     var outbound: ByteBuffer
     var outboundPromises: [EventLoopPromise<Void>] = []
+    /// Control frames this side made in answer to the peer (acknowledgements, resets, window
+    /// updates) in ``outbound``, and those flushed but not yet written to the socket.
+    var controlFramesInOutbound = 0
+    var controlFramesInFlight = 0
+
+    // Flood limits (see ``HTTP2FramingConfiguration``).
+    var resets: FrameBudgetCounter
+    var controlFrames: FrameBudgetCounter
+    var streamErrors: FrameBudgetCounter
+    var sequentialEmptyFrames = 0
+    var recentlyReset: RecentlyResetStreams
+    /// A server stops reading while its answers cannot be written (the peer does not read):
+    /// set when a read was held back for that reason.
+    var readHeld = false
+    var settingsTimer: Scheduled<Void>?
 
     /// Creates the handler for one end of a connection.
     public init(role: Role, configuration: HTTP2FramingConfiguration = HTTP2FramingConfiguration()) {
         self.role = role
         self.configuration = configuration
+        self.localMaxConcurrentStreams = configuration.maxConcurrentStreams
+        self.resets = FrameBudgetCounter(configuration.resetBudget)
+        self.controlFrames = FrameBudgetCounter(configuration.controlFrameBudget)
+        self.streamErrors = FrameBudgetCounter(configuration.streamErrorBudget)
+        self.recentlyReset = RecentlyResetStreams(capacity: configuration.recentlyResetStreams)
         self.sawPreface = role == .client
         self.hpackDecoder = HPACKDecoder(
             allocator: allocator, maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize, maxHeaderListSize: configuration.maxHeaderListSize
@@ -123,6 +149,13 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
             encodeWindowUpdate(streamID: .rootStream, increment: configuration.connectionWindowSize - Self.defaultWindow)
             connectionReceiveWindow = configuration.connectionWindowSize
         }
+        if let timeout = configuration.settingsTimeout {
+            settingsTimer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+                guard !sawSettings else { return }
+                let what = role == .server ? "the client preface and SETTINGS" : "the server's SETTINGS"
+                fail(HTTP2ConnectionError(.settingsTimeout, "no \(what) within \(timeout.nanoseconds / 1_000_000) ms of connecting"), context: context)
+            }
+        }
         flushOutbound(context: context)
     }
 
@@ -138,9 +171,14 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
             case true?: sawPreface = true
             }
         }
-        do {
+        do throws(HTTP2ConnectionError) {
             while !finished, let (header, payload) = try decoder.nextFrame() {
                 try process(header, payload: payload, context: context)
+                if controlFramesInOutbound + controlFramesInFlight > configuration.maxQueuedControlFrames {
+                    throw HTTP2ConnectionError(
+                        .enhanceYourCalm, "more than \(configuration.maxQueuedControlFrames) control frames wait to be written: the peer does not read"
+                    )
+                }
             }
         } catch {
             fail(error, context: context)
@@ -158,9 +196,37 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         flushOutbound(context: context)
     }
 
+    /// A server holds back reads while the channel is not writable: what it reads makes answers,
+    /// and answers the peer does not read would otherwise pile up without bound. A client does
+    /// not (its callers bound what it writes, and it must keep reading answers to make room).
+    public func read(context: ChannelHandlerContext) {
+        if role == .server, !context.channel.isWritable {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if readHeld, context.channel.isWritable {
+            readHeld = false
+            context.read()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     /// Writes every frame made since the last flush as one buffer, completing their promises
     /// when it is written.
     func flushOutbound(context: ChannelHandlerContext) {
+        if controlFramesInOutbound > 0 {
+            // Counted until written: a peer that does not read cannot make them pile up.
+            let count = controlFramesInOutbound
+            controlFramesInOutbound = 0
+            controlFramesInFlight += count
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.assumeIsolated().whenComplete { [self] _ in controlFramesInFlight -= count }
+            outboundPromises.append(written)
+        }
         if outbound.readableBytes > 0 {
             let bytes = outbound
             outbound = allocator.buffer(capacity: max(1024, bytes.readableBytes))
@@ -197,6 +263,8 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     /// Ends the connection for this layer: every frame not yet written fails.
     private func finish() {
         finished = true
+        settingsTimer?.cancel()
+        settingsTimer = nil
         let failure = HTTP2WriteError.connectionClosed
         for promise in outboundPromises { promise.fail(failure) }
         outboundPromises.removeAll()

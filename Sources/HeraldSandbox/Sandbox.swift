@@ -67,14 +67,31 @@ public final class Sandbox: Sendable {
         let idleTimeout = configuration.idleTimeout.map { TimeAmount.nanoseconds(Int64($0 * 1_000_000_000)) }
         let maxStreams = configuration.maxConcurrentStreams
 
+        let maxConnections = configuration.maxConnections
+        let handshakeTimeout = TimeAmount.nanoseconds(Int64(configuration.handshakeTimeout * 1_000_000_000))
+        let log = configuration.logger
+
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                // Out of file descriptors, accept() fails at once, again and again: wait a
+                // second before the next try instead of spinning.
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
+                        log.warning("accept failed (\(error)): no new connections for a second")
+                        return .seconds(1)
+                    })
+                }
+            }
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    registry.add(channel)
+                    guard registry.add(channel, limit: maxConnections) else {
+                        channel.close(promise: nil)
+                        return
+                    }
                     channel.closeFuture.whenComplete { _ in registry.remove(channel) }
                     let pipeline = channel.pipeline.syncOperations
                     if let tlsContext {
@@ -87,7 +104,8 @@ public final class Sandbox: Sendable {
                     // One stream until the first valid token (APNsConnectionHandler raises it); header
                     // blocks are checked by APNsConnectionHandler as it reads them.
                     try pipeline.addHandler(HTTP2FramingHandler(
-                        role: .server, configuration: HTTP2FramingConfiguration(maxConcurrentStreams: 1, maxHeaderListSize: 16 * 1024)
+                        role: .server,
+                        configuration: HTTP2FramingConfiguration(maxConcurrentStreams: 1, maxHeaderListSize: 16 * 1024, settingsTimeout: handshakeTimeout)
                     ))
                     try pipeline.addHandler(APNsConnectionHandler(
                         evaluator: evaluator, authentication: ConnectionAuthentication(),
@@ -130,6 +148,12 @@ public final class Sandbox: Sendable {
         let open = connections.all
         for channel in open {
             channel.pipeline.fireUserInboundEventTriggered(SandboxShutdownEvent())
+        }
+        // Connections get the grace period to finish, then are closed whatever they wait for
+        // (a peer that does not read, a TLS handshake never finished).
+        let grace = TimeAmount.nanoseconds(Int64(configuration.shutdownGrace * 1_000_000_000))
+        for channel in open {
+            channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
         }
         for channel in open {
             _ = try? await channel.closeFuture.get()
@@ -196,6 +220,13 @@ final class ConnectionRegistry: Sendable {
     private let connections = Mutex<[ObjectIdentifier: any Channel]>([:])
     var all: [any Channel] { connections.withLock { Array($0.values) } }
     var count: Int { connections.withLock { $0.count } }
-    func add(_ channel: any Channel) { connections.withLock { $0[ObjectIdentifier(channel)] = channel } }
+    /// Adds a connection, unless `limit` are open already.
+    func add(_ channel: any Channel, limit: Int = .max) -> Bool {
+        connections.withLock { connections in
+            guard connections.count < limit else { return false }
+            connections[ObjectIdentifier(channel)] = channel
+            return true
+        }
+    }
     func remove(_ channel: any Channel) { _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
 }

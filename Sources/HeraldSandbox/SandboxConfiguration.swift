@@ -36,6 +36,14 @@ public struct SandboxConfiguration: Sendable {
     public var burstWindow: TimeInterval
     /// A connection without requests for this long is closed with GOAWAY `IdleTimeout`; `nil` never.
     public var idleTimeout: TimeInterval?
+    /// Connections open at once; one more is closed as soon as it is accepted.
+    public var maxConnections: Int
+    /// The longest a new connection may take to finish its TLS handshake and send the HTTP/2
+    /// preface and SETTINGS.
+    public var handshakeTimeout: TimeInterval
+    /// At shutdown, how long connections may take to finish the requests they have after
+    /// GOAWAY `Shutdown` before they are closed anyway.
+    public var shutdownGrace: TimeInterval
     /// Provider keys whose tokens are verified; empty accepts any well-formed ES256 token.
     public var providerKeys: [ProviderTokenVerifier.RegisteredKey]
     /// Deliveries kept per device for the admin API (the oldest are dropped).
@@ -55,7 +63,10 @@ public struct SandboxConfiguration: Sendable {
         maxConcurrentStreams: Int = 1000,
         burstLimit: Int = 300,
         burstWindow: TimeInterval = 1,
-        idleTimeout: TimeInterval? = nil,
+        idleTimeout: TimeInterval? = 600,
+        maxConnections: Int = 1024,
+        handshakeTimeout: TimeInterval = 10,
+        shutdownGrace: TimeInterval = 5,
         providerKeys: [ProviderTokenVerifier.RegisteredKey] = [],
         deliveriesKeptPerDevice: Int = 1000,
         threads: Int? = nil,
@@ -72,6 +83,9 @@ public struct SandboxConfiguration: Sendable {
         self.burstLimit = burstLimit
         self.burstWindow = burstWindow
         self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.handshakeTimeout = handshakeTimeout
+        self.shutdownGrace = shutdownGrace
         self.providerKeys = providerKeys
         self.deliveriesKeptPerDevice = deliveriesKeptPerDevice
         self.threads = threads

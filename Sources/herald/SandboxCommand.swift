@@ -69,8 +69,17 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(help: "Pushes to one token allowed per second before 429 TooManyRequests (0: no limit).")
     var burstLimit = 300
 
-    @Option(help: "Close connections idle this many seconds with GOAWAY IdleTimeout.")
-    var idleTimeout: Double?
+    @Option(help: "Close connections idle this many seconds with GOAWAY IdleTimeout (0: never).")
+    var idleTimeout = 600.0
+
+    @Option(help: "Connections open at once; more are closed as soon as they are accepted.")
+    var maxConnections = 1024
+
+    @Option(help: "Seconds a new connection has for its TLS handshake and HTTP/2 preface and SETTINGS.")
+    var handshakeTimeout = 10.0
+
+    @Option(help: "Seconds open connections get to finish at shutdown before they are closed anyway.")
+    var shutdownGrace = 5.0
 
     @Option(help: "Event loop threads (default: one per core).")
     var threads: Int?
@@ -89,6 +98,9 @@ struct SandboxRunCommand: AsyncParsableCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if maxStreams < 1 { throw ValidationError("--max-streams must be at least 1") }
         if burstLimit < 0 { throw ValidationError("--burst-limit must be 0 (no limit) or more") }
+        if idleTimeout < 0 { throw ValidationError("--idle-timeout must be 0 (never) or more seconds") }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if handshakeTimeout <= 0 || shutdownGrace < 0 { throw ValidationError("--handshake-timeout must be above 0 seconds, --shutdown-grace 0 or more") }
         guard (0...65535).contains(port), (0...65535).contains(adminPort) else { throw ValidationError("ports are 0…65535") }
     }
 
@@ -110,7 +122,8 @@ struct SandboxRunCommand: AsyncParsableCommand {
             host: host, port: port, transport: transport, adminPort: adminPort,
             environment: environment == .production ? .production : .development, autoAccept: autoAccept,
             maxConcurrentStreams: maxStreams, burstLimit: burstLimit == 0 ? Int.max : burstLimit,
-            idleTimeout: idleTimeout, providerKeys: keys, threads: threads, logger: logger
+            idleTimeout: idleTimeout > 0 ? idleTimeout : nil, maxConnections: maxConnections, handshakeTimeout: handshakeTimeout,
+            shutdownGrace: shutdownGrace, providerKeys: keys, threads: threads, logger: logger
         )
         let sandbox: Sandbox
         do {
@@ -142,7 +155,8 @@ struct SandboxRunCommand: AsyncParsableCommand {
     }
 }
 
-/// Suspends until SIGINT or SIGTERM.
+/// Suspends until SIGINT or SIGTERM. A second one, while the first shuts down, exits at once
+/// (status 130), as a second Ctrl-C should.
 func waitForTermination() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let waiter = SignalWaiter(continuation)
@@ -167,11 +181,14 @@ final class SignalWaiter: @unchecked Sendable {
         self.continuation = continuation
     }
 
+    /// The first signal resumes; a later one exits at once.
     func resume() {
-        continuation?.resume()
-        continuation = nil
-        sources.forEach { $0.cancel() }
-        sources = []
+        guard let continuation else {
+            FileHandle.standardError.write(Data("second signal: exiting without waiting\n".utf8))
+            exit(130)
+        }
+        continuation.resume()
+        self.continuation = nil
     }
 }
 

@@ -93,25 +93,40 @@ struct ServerFramingTests {
         let written = try channel.writtenFrames()
         #expect(written.count == 1)
         #expect(written[0].type == FrameType.rstStream && written[0].streamID == 3 && written[0].errorCode == 7)
-        // HPACK stayed in step: a later stream decodes (a higher limit applies at once).
+        // HPACK stayed in step: a later stream decodes once a higher limit is acknowledged.
         try channel.writeOutbound(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: 5)]))))
+        try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack))
         try channel.writeInbound(bytes.headers(stream: 5, FrameBytes.request, endStream: true))
         let opened = try channel.readFrames().filter { $0.streamID == 5 }
         #expect(opened.count == 1)
     }
 
-    @Test func aLimitAppliesOnceThePeerHasSeenIt() throws {
-        // Streams the client opened before it read the server's SETTINGS are not refused.
+    @Test func theLimitSentHoldsBeforeThePeerAcknowledgesIt() throws {
+        // A peer that never acknowledges SETTINGS still gets only the streams it was told
+        // (before: unlimited until the acknowledgement, and a million streams were opened).
         let channel = try connectedServer(maxStreams: 1, acknowledged: false)
         var bytes = FrameBytes()
         try channel.writeInbound(bytes.headers(stream: 1, FrameBytes.request))
-        try channel.writeInbound(bytes.headers(stream: 3, FrameBytes.request))
+        _ = try channel.writtenFrames()
+        for stream in stride(from: Int32(3), through: 41, by: 2) { try channel.writeInbound(bytes.headers(stream: stream, FrameBytes.request)) }
+        let refused = try channel.writtenFrames().filter { $0.type == FrameType.rstStream && $0.errorCode == 7 }
+        #expect(refused.count == 20)
+        #expect(try channel.readFrames().filter { $0.streamID != 0 }.count == 1)
+        // A higher limit waits for the acknowledgement; a lower one holds at once.
+        try channel.writeOutbound(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: 3)]))))
+        try channel.writeInbound(bytes.headers(stream: 43, FrameBytes.request))
+        #expect(try channel.writtenFrames().contains { $0.streamID == 43 && $0.errorCode == 7 })
+        try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack))  // the first SETTINGS (limit 1)
+        try channel.writeInbound(bytes.headers(stream: 45, FrameBytes.request))
+        #expect(try channel.writtenFrames().contains { $0.streamID == 45 && $0.errorCode == 7 })
+        try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack))  // the second (limit 3)
+        try channel.writeInbound(bytes.headers(stream: 47, FrameBytes.request))
         #expect(try channel.writtenFrames().allSatisfy { $0.type != FrameType.rstStream })
-        try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack))
-        try channel.writeInbound(bytes.headers(stream: 5, FrameBytes.request))
-        let written = try channel.writtenFrames()
-        #expect(written.count == 1 && written[0].streamID == 5 && written[0].errorCode == 7)
+        try channel.writeOutbound(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: 1)]))))
+        try channel.writeInbound(bytes.headers(stream: 49, FrameBytes.request))
+        #expect(try channel.writtenFrames().contains { $0.streamID == 49 && $0.errorCode == 7 })
         // An acknowledgement nobody asked for is a protocol error.
+        try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack))
         #expect(throws: HTTP2ConnectionError.self) { try channel.writeInbound(FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack)) }
     }
 

@@ -20,6 +20,10 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     typealias Completion = (Result<APNsConnection.Response, APNsConnection.Failure>) -> Void
 
+    /// The largest answer body kept: APNs answers with a few hundred bytes of JSON at most, so
+    /// a longer body is a broken or hostile server; its stream is reset and the request fails.
+    static let maximumResponseBody = 64 * 1024
+
     /// Stream ids end at 2^31 - 1; a connection that used them all is retired (its requests
     /// go to another connection).
     static let lastStreamID = Int(Int32.max) - 2
@@ -32,6 +36,9 @@ final class APNsClientHandler: ChannelInboundHandler {
     private var nextStreamID = 1
     private var pending: [HTTP2StreamID: Pending] = [:]
     private var closed = false
+    /// Why the connection broke, when the layers below said (a protocol error, TLS): requests
+    /// that lose their answer say this instead of just "closed".
+    private var brokenBecause: String?
     private var goAwayLastStreamID: HTTP2StreamID?
     private var flushScheduled = false
     /// The next timeout sweep, and when it runs.
@@ -181,14 +188,20 @@ final class APNsClientHandler: ChannelInboundHandler {
         for (streamID, sent) in ordered {
             guard let entry = pending.removeValue(forKey: streamID) else { continue }
             // A request still waiting to open never reached the server: the RST_STREAM below
-            // drops it in the framing layer, and it is resent elsewhere rather than counted as
-            // timed out.
-            entry.completion(.failure(sent ? .timeout : .notProcessed))
+            // drops it in the framing layer. It waited its whole timeout for a stream the server
+            // would not give: an attempt, with the reason.
+            entry.completion(.failure(sent ? .timeout : .notOpened(streamLimitExplanation())))
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
             scheduleFlush(context: context)
         }
         closeIfDrainedAfterGoAway()
         if let earliest, !closed { scheduleSweep(before: earliest, timeout: .milliseconds(20), context: context) }
+    }
+
+    /// Why a request never got a stream on this connection.
+    private func streamLimitExplanation() -> String {
+        let limit = status.snapshot.maxConcurrentStreams.map { "its SETTINGS_MAX_CONCURRENT_STREAMS is \($0)" } ?? "it announced no stream limit"
+        return "\(authority): the server gave this request no stream within its timeout (\(limit), \(pending.count) other request(s) waiting)"
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -211,9 +224,15 @@ final class APNsClientHandler: ChannelInboundHandler {
             pending[frame.streamID] = entry
             if headers.endStream { complete(frame.streamID) }
         case .data(let data):
-            guard var entry = pending[frame.streamID], case .byteBuffer(let buffer) = data.data else { return }
-            entry.response.body += buffer.readableBytesView
-            pending[frame.streamID] = entry
+            guard case .byteBuffer(let buffer) = data.data, let size = pending[frame.streamID]?.response.body.count else { return }
+            guard size + buffer.readableBytes <= Self.maximumResponseBody else {
+                fail(frame.streamID, with: .lost("the server's answer is longer than \(Self.maximumResponseBody) bytes (APNs answers with a few hundred)"))
+                context.write(wrapOutboundOut(HTTP2Frame(streamID: frame.streamID, payload: .rstStream(.cancel))), promise: nil)
+                scheduleFlush(context: context)
+                return
+            }
+            // Appended in place: the entry is not copied out of the dictionary.
+            pending[frame.streamID]!.response.body.append(contentsOf: buffer.readableBytesView)
             if data.endStream { complete(frame.streamID) }
         case .rstStream(let code):
             fail(frame.streamID, with: code == .refusedStream ? .notProcessed : .lost("stream reset by the server (\(code))"))
@@ -249,7 +268,7 @@ final class APNsClientHandler: ChannelInboundHandler {
                 // Still waiting under the server's stream limit: it never left this side.
                 fail(streamID, with: .notProcessed)
             } else {
-                fail(streamID, with: .lost("the connection closed"))
+                fail(streamID, with: .lost(brokenBecause.map { "the connection closed: \($0)" } ?? "the connection closed"))
             }
         }
         context.fireChannelInactive()
@@ -258,6 +277,7 @@ final class APNsClientHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A broken connection (TLS refused, garbage): say why to whoever waits for it to be
         // ready, then close it, which fails what is pending.
+        if brokenBecause == nil { brokenBecause = "\(error)" }
         settleReady(APNsClientError.connectionFailed("\(error)"))
         context.close(promise: nil)
     }

@@ -35,12 +35,18 @@ final class APNsConnection: Sendable {
         /// The server is closing the connection and never processed the request: resend it
         /// elsewhere, it cannot have been delivered.
         case notProcessed
+        /// The request waited its whole timeout for a stream (the server's stream limit left
+        /// no room) and was never sent; the text says what the server allowed.
+        case notOpened(String)
         case timeout
         case lost(String)
     }
 
     let channel: any Channel
     let status: ConnectionStatus
+    /// When the connection was ready: one that is lost soon after counts as a failed connect
+    /// for the pool's back-off.
+    let openedAt = ContinuousClock.now
     private let handler: NIOLoopBound<APNsClientHandler>
     private let inFlightCount = Atomic<Int>(0)
     /// Requests started from other threads; the event loop takes them all in one turn.
@@ -89,7 +95,9 @@ final class APNsConnection: Sendable {
                         if let tlsContext {
                             try pipeline.addHandler(try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname))
                         }
-                        let framing = HTTP2FramingHandler(role: .client)
+                        let framing = HTTP2FramingHandler(
+                            role: .client, configuration: HTTP2FramingConfiguration(settingsTimeout: TimeAmount(connectTimeout))
+                        )
                         try pipeline.addHandler(framing)
                         let handler = APNsClientHandler(
                             authority: host, status: status, framing: framing, pingInterval: pingInterval.map(TimeAmount.init), pingTimeout: TimeAmount(pingTimeout)

@@ -28,6 +28,31 @@ final class ConnectionPool: Sendable {
         var isShutDown = false
         /// Connections taken out of use (GOAWAY, closed); shutdown closes any still open.
         var retired: [APNsConnection] = []
+        /// Connects in a row that failed, or whose connection was lost within
+        /// ``shortLivedConnection``: the next connect waits longer for each (``connectBackoff``).
+        var connectFailures = 0
+
+        /// Takes connections that are closing or closed out of use, noting the short-lived ones.
+        mutating func retireUnusable() {
+            guard connections.contains(where: { !$0.isUsable }) else { return }
+            let now = ContinuousClock.now
+            for connection in connections where !connection.isUsable {
+                retired.append(connection)
+                connectFailures = now - connection.openedAt < ConnectionPool.shortLivedConnection ? connectFailures + 1 : 0
+            }
+            connections.removeAll { !$0.isUsable }
+        }
+    }
+
+    /// A connection lost sooner than this after it opened counts as a failed connect.
+    static let shortLivedConnection = Duration.seconds(1)
+
+    /// The wait before a connect after `failures` failed ones in a row: none after none, then
+    /// 100 ms doubling up to 5 s, so a server that refuses or drops every connection at once
+    /// is not reconnected to in a tight loop.
+    static func connectBackoff(after failures: Int) -> Duration {
+        guard failures > 0 else { return .zero }
+        return min(.milliseconds(100) * (1 << min(failures - 1, 6)), .seconds(5))
     }
 
     private let state = Mutex(State())
@@ -60,10 +85,11 @@ final class ConnectionPool: Sendable {
             let pick: Pick = state.withLock { state in
                 if state.isShutDown { return .shutDown }
                 guard state.inFlight < target * streamsPerConnection else { return .wait }
-                state.retired += state.connections.filter { !$0.isUsable }
-                state.connections.removeAll { !$0.isUsable }
+                state.retireUnusable()
                 let best = state.connections.min { $0.inFlight < $1.inFlight }
                 if let best, best.inFlight < room(on: best) || state.connections.count >= target {
+                    // A connection that has lasted ends the run of failures.
+                    if state.connectFailures > 0, ContinuousClock.now - best.openedAt >= Self.shortLivedConnection { state.connectFailures = 0 }
                     state.inFlight += 1
                     best.reserve()
                     return .connection(best)
@@ -155,7 +181,9 @@ final class ConnectionPool: Sendable {
         }
         waiting.forEach { $0.resume() }
         // A connection still being made must finish (and be closed) before the caller may shut
-        // its event loops down; no new one starts once isShutDown is set.
+        // its event loops down; no new one starts once isShutDown is set. One still waiting out
+        // its back-off stops waiting.
+        connecting?.cancel()
         if let connecting, case .success(let connection) = await connecting.result { connection.close() }
         await withCheckedContinuation { continuation in
             let done = state.withLock { state in
@@ -194,8 +222,10 @@ final class ConnectionPool: Sendable {
             if let connecting = state.connecting { return connecting }
             let (host, port, tlsContext, connectTimeout, group) = (self.host, self.port, self.tlsContext, self.connectTimeout, self.group)
             let (pingInterval, pingTimeout) = (self.pingInterval, self.pingTimeout)
+            let backoff = Self.connectBackoff(after: state.connectFailures)
             let task = Task {
-                try await APNsConnection.connect(
+                if backoff > .zero { try await Task.sleep(for: backoff) }
+                return try await APNsConnection.connect(
                     host: host, port: port, tlsContext: tlsContext, connectTimeout: connectTimeout, group: group,
                     pingInterval: pingInterval, pingTimeout: pingTimeout
                 )
@@ -213,6 +243,8 @@ final class ConnectionPool: Sendable {
                 if !state.connections.contains(where: { $0 === connection }) { state.connections.append(connection) }
                 return .success(connection)
             case .failure(let error):
+                state.connectFailures += 1
+                if error is CancellationError { return .failure(.shutDown) }
                 return .failure((error as? APNsClientError) ?? .connectionFailed("\(error)"))
             }
         }

@@ -18,6 +18,12 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// `PayloadTooLarge` without waiting for the rest.
     static let maximumBufferedBody = 16 * 1024
 
+    /// The most request bytes (header fields and bodies) held for streams still waiting for
+    /// their END_STREAM, over the whole connection: a peer that opens every stream it may and
+    /// never ends them cannot hold more. A stream that would go past it is reset with
+    /// `ENHANCE_YOUR_CALM`; well-behaved clients finish each request in a read or two.
+    static let maximumBufferedRequests = 1 << 20
+
     private struct PendingStream {
         var method = ""
         var path = ""
@@ -25,6 +31,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         var authorization: String?
         var body: [UInt8] = []
         var answered = false
+        /// Bytes this stream counts against ``maximumBufferedRequests``.
+        var buffered = 0
     }
 
     private let evaluator: RequestEvaluator
@@ -33,6 +41,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let idleTimeout: TimeAmount?
     private let onRequest: (@Sendable (SandboxRequestLog) -> Void)?
     private var streams: [HTTP2StreamID: PendingStream] = [:]
+    /// The sum of the open streams' ``PendingStream/buffered``.
+    private var bufferedBytes = 0
     /// Streams answered with added latency whose answer is not written yet.
     private var delayed: Set<HTTP2StreamID> = []
     private var needsFlush = false
@@ -79,25 +89,34 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                     needsFlush = true
                     break
                 }
-                streams[frame.streamID] = PendingStream(method: block.method, path: block.path, headers: block.fields, authorization: block.authorization)
+                var stream = PendingStream(method: block.method, path: block.path, headers: block.fields, authorization: block.authorization)
+                if !headers.endStream {
+                    // Held until the body ends: counted against the connection's budget.
+                    stream.buffered = headers.headers.reduce(32) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+                    guard hold(stream.buffered, on: frame.streamID, context: context) else { break }
+                }
+                streams[frame.streamID] = stream
             }
             if headers.endStream { finish(frame.streamID, context: context) }
         case .data(let data):
             guard case .byteBuffer(let buffer) = data.data else { break }
-            guard var stream = streams[frame.streamID], !stream.answered else { break }
-            if stream.body.count + buffer.readableBytes > Self.maximumBufferedBody {
-                stream.body.append(contentsOf: buffer.readableBytesView.prefix(Self.maximumBufferedBody - stream.body.count + 1))
-                streams[frame.streamID] = stream
+            // Read without copying the stream out (a copy would make each append copy the body).
+            guard streams[frame.streamID]?.answered == false, let size = streams[frame.streamID]?.body.count else { break }
+            if size + buffer.readableBytes > Self.maximumBufferedBody {
+                streams[frame.streamID]!.body.append(contentsOf: buffer.readableBytesView.prefix(Self.maximumBufferedBody - size + 1))
                 finish(frame.streamID, context: context)
                 context.write(wrapOutboundOut(HTTP2Frame(streamID: frame.streamID, payload: .rstStream(.noError))), promise: nil)
-                streams[frame.streamID] = nil
                 break
             }
-            stream.body.append(contentsOf: buffer.readableBytesView)
-            streams[frame.streamID] = stream
+            if !data.endStream {
+                guard hold(buffer.readableBytes, on: frame.streamID, context: context) else { break }
+                streams[frame.streamID]!.buffered += buffer.readableBytes
+            }
+            // Appended in place: the stream is not copied out of the dictionary.
+            streams[frame.streamID]!.body.append(contentsOf: buffer.readableBytesView)
             if data.endStream { finish(frame.streamID, context: context) }
         case .rstStream:
-            streams[frame.streamID] = nil
+            forget(frame.streamID)
         default:
             break
         }
@@ -116,10 +135,29 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    /// Counts `count` more bytes held for an unfinished request; if the connection's budget is
+    /// spent, the stream is reset instead and forgotten.
+    private func hold(_ count: Int, on streamID: HTTP2StreamID, context: ChannelHandlerContext) -> Bool {
+        guard bufferedBytes + count <= Self.maximumBufferedRequests else {
+            forget(streamID)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.enhanceYourCalm))), promise: nil)
+            needsFlush = true
+            return false
+        }
+        bufferedBytes += count
+        return true
+    }
+
+    /// Drops a stream and what it held.
+    private func forget(_ streamID: HTTP2StreamID) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        bufferedBytes -= stream.buffered
+    }
+
     private func finish(_ streamID: HTTP2StreamID, context: ChannelHandlerContext) {
         guard !closing, var stream = streams[streamID], !stream.answered else { return }
         stream.answered = true
-        streams[streamID] = nil
+        forget(streamID)
         resetIdleTimer(context: context)
         let request = SandboxRequest(method: stream.method, path: stream.path, headers: stream.headers, authorization: stream.authorization, body: stream.body)
         let response = evaluator.evaluate(request, connection: authentication)
@@ -191,8 +229,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         guard let last = goAwayLastStreamID, !closing else { return }
         guard !streams.keys.contains(where: { $0 <= last }), !delayed.contains(where: { $0 <= last }) else { return }
         closing = true
-        graceTimer?.cancel()
         // A PING written behind the last answers completes once they are on the wire; then close.
+        // The grace timer stays: a peer that does not read is closed when it runs out.
         context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(), ack: false)))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }

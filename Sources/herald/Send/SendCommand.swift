@@ -107,6 +107,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Attempts per notification for 429, 5xx and transport failures.")
     var attempts = 3
 
+    @Option(help: "Seconds to wait for a connection: TCP, TLS and the server's HTTP/2 settings.")
+    var connectTimeout = 10.0
+
     func validate() throws {
         let targets = [sandbox, production, url != nil].filter { $0 }.count
         if targets > 1 { throw ValidationError("choose one of --sandbox, --production and --url") }
@@ -115,7 +118,9 @@ struct SendCommand: AsyncParsableCommand {
         if let cert, !Self.isPKCS12(cert), certKey == nil { throw ValidationError("a PEM --cert needs --cert-key (or give a .p12 file)") }
         if certKey != nil, cert == nil { throw ValidationError("--cert-key goes with --cert") }
         if topic != nil && bundleID != nil { throw ValidationError("give --topic or --bundle-id, not both") }
-        if connections < 1 || attempts < 1 || timeout <= 0 { throw ValidationError("--connections and --attempts must be at least 1, --timeout above 0") }
+        if connections < 1 || attempts < 1 || timeout <= 0 || connectTimeout <= 0 {
+            throw ValidationError("--connections and --attempts must be at least 1, --timeout and --connect-timeout above 0")
+        }
     }
 
     func run() async throws {
@@ -189,7 +194,8 @@ struct SendCommand: AsyncParsableCommand {
             client = try APNsClient(configuration: APNsClientConfiguration(
                 endpoint: endpoint, transport: transport,
                 authentication: try credentials(environment: environment), connections: connections,
-                requestTimeout: .milliseconds(Int64(timeout * 1000)), retry: RetryPolicy(maximumAttempts: attempts)
+                requestTimeout: .milliseconds(Int64(timeout * 1000)), connectTimeout: .milliseconds(Int64(connectTimeout * 1000)),
+                retry: RetryPolicy(maximumAttempts: attempts)
             ))
         } catch let error as APNsClientError {
             throw CommandError(error.description).exit(command: "send")
