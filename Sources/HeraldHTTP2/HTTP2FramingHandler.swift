@@ -152,8 +152,8 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         if let timeout = configuration.settingsTimeout {
             settingsTimer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
                 guard !sawSettings else { return }
-                let what = role == .server ? "the client preface and SETTINGS" : "the server's SETTINGS"
-                fail(HTTP2ConnectionError(.settingsTimeout, "no \(what) within \(timeout.nanoseconds / 1_000_000) ms of connecting"), context: context)
+                let what = role == .server ? "the client sent no preface and SETTINGS" : "the server sent no SETTINGS"
+                fail(HTTP2ConnectionError(.settingsTimeout, "\(what) within \(timeout.nanoseconds / 1_000_000) ms of connecting"), context: context)
             }
         }
         flushOutbound(context: context)

@@ -75,13 +75,10 @@ public final class Sandbox: Sendable {
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
-                // Out of file descriptors, accept() fails at once, again and again: wait a
-                // second before the next try instead of spinning.
+                // Out of file descriptors, accept() fails at once, again and again: pause
+                // accepting for a second instead of spinning.
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
-                        log.warning("accept failed (\(error)): no new connections for a second")
-                        return .seconds(1)
-                    })
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: log))
                 }
             }
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -7,10 +7,17 @@ final class RunningHerald: Sendable {
     private let process: Process
     private let output = Mutex<String>("")
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `herald` with `arguments`; with a `launcher` (such as `["/usr/bin/prlimit",
+    /// "--nofile=40"]`), that program runs herald instead.
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
         let process = Process()
-        process.executableURL = HeraldCLI.executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [HeraldCLI.executable.path] + arguments
+        } else {
+            process.executableURL = HeraldCLI.executable
+            process.arguments = arguments
+        }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -21,6 +28,44 @@ final class RunningHerald: Sendable {
             if !data.isEmpty { self.output.withLock { $0 += String(decoding: data, as: UTF8.self) } }
         }
         try process.run()
+    }
+
+    /// The process id (of herald itself: a launcher execs it).
+    var pid: Int32 { process.processIdentifier }
+
+    /// Whether it still runs.
+    var isRunning: Bool { process.isRunning }
+
+    /// Resident memory now, in bytes (Linux: VmRSS from /proc).
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    /// CPU time used so far (user + system), in seconds (Linux: /proc/PID/stat).
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, utime 14 and stime 15 (1-based, name is 2).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Sends `signal` without waiting.
+    func send(signal: Int32) {
+        if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits up to `timeout` for the process to exit; its status, or nil if it still runs.
+    func exitStatus(within timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.isRunning ? nil : process.terminationStatus
     }
 
     /// Everything printed so far.

@@ -78,6 +78,15 @@ final class APNsConnection: Sendable {
         return channel.isActive && snapshot.goAwayLastStreamID == nil && !snapshot.closed
     }
 
+    /// Why a connection that just opened cannot be used.
+    func unusableReason(host: String, port: Int) -> String {
+        let snapshot = status.snapshot
+        if let last = snapshot.goAwayLastStreamID {
+            return "\(host):\(port): the server said GOAWAY (last stream \(last)\(snapshot.goAwayReason.map { ", \($0)" } ?? "")) as soon as the connection opened"
+        }
+        return "\(host):\(port): the server closed the connection as soon as it opened"
+    }
+
     /// Connects, negotiates TLS and ALPN h2 (or HTTP/2 with prior knowledge in cleartext).
     static func connect(
         host: String, port: Int, tlsContext: NIOSSLContext?, connectTimeout: Duration, group: any EventLoopGroup,

@@ -113,8 +113,11 @@ final class ConnectionPool: Sendable {
                     if resumeNow { continuation.resume() }
                 }
             case .connect:
-                do {
-                    _ = try await connect()
+                do throws(APNsClientError) {
+                    let connection = try await connect()
+                    // A server that says GOAWAY or closes as soon as it is connected to would
+                    // otherwise be connected to again and again by this loop.
+                    guard connection.isUsable else { throw APNsClientError.connectionFailed(connection.unusableReason(host: host, port: port)) }
                 } catch {
                     // Another connection would not open: use a working one if there is one,
                     // else give up, and let the next waiter try (this one took no room).
