@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -225,3 +226,23 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets for the parsers and the HTTP/2 framing (Fuzz/README.md). They build only with
+// HERALD_FUZZ set, with `--sanitize fuzzer --sanitize address` in a separate build folder, as
+// `Fuzz/run.sh` does: without libFuzzer they would not link.
+if ProcessInfo.processInfo.environment["HERALD_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "herald-fuzz",
+        dependencies: [
+            "HeraldCore",
+            "HeraldHTTP2",
+            "HeraldDevice",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            .product(name: "NIOHPACK", package: "swift-nio-http2"),
+        ],
+        path: "Fuzz/Sources/herald-fuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}

@@ -139,15 +139,19 @@ public final class APNsClient: Sendable {
                 continue
             case .failure(.notProcessed):
                 // Never reached the server (GOAWAY, refused stream): not an attempt; resend
-                // elsewhere, at once the first time and after a back-off from then on (a server
+                // elsewhere, at once the first times and after a back-off from then on (a server
                 // that refuses every stream must not be hammered), a bounded number of times.
+                // Resends also stop once the time the attempts were given is spent.
                 result.attempts -= 1
                 resends += 1
-                if resends <= Self.maximumResends {
-                    if resends > 1 { try? await Task.sleep(for: backoff(after: resends - 1)) }
+                let budget = configuration.requestTimeout * policy.maximumAttempts
+                if resends <= Self.maximumResends, ContinuousClock.now - start < budget {
+                    if resends > Self.immediateResends { try? await Task.sleep(for: backoff(after: resends - Self.immediateResends)) }
                     continue
                 }
-                result.failure = .connectionLost("the server did not process the request in \(resends) tries (GOAWAY or REFUSED_STREAM each time)")
+                result.failure = .connectionLost(
+                    "the server did not process the request in \(resends) tries (GOAWAY, REFUSED_STREAM or a connection lost before it was sent)"
+                )
             case .failure(.notOpened(let why)):
                 result.failure = .connectionFailed(why)
                 if result.attempts < policy.maximumAttempts {
@@ -174,8 +178,12 @@ public final class APNsClient: Sendable {
     }
 
     /// How many times a notification the server never processed (GOAWAY, REFUSED_STREAM) is
-    /// sent again; these resends are not attempts, but they are bounded.
-    static let maximumResends = 5
+    /// sent again; these resends are not attempts, but they are bounded: the first
+    /// ``immediateResends`` at once (a connection that says GOAWAY in a busy run refuses many
+    /// streams, which the next connections take), then after the retry policy's back-off, and
+    /// none once the request timeout times the attempts has passed since the first try.
+    static let maximumResends = 20
+    static let immediateResends = 3
 
     /// Puts a PKCS#12 bundle's certificate chain and key in `tls`; `what` names it in the error.
     private static func use(_ tls: inout TLSConfiguration, _ what: String, _ open: () throws -> NIOSSLPKCS12Bundle) throws(APNsClientError) {

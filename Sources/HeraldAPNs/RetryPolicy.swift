@@ -2,8 +2,8 @@
 /// after an exponential back-off with full jitter, up to ``maximumAttempts`` attempts in all.
 /// Answers APNs says can never succeed are not retried; `ExpiredProviderToken` is retried once
 /// with a new token; a notification a closing connection never processed is resent on another
-/// connection and not counted as an attempt (at once the first time, after a back-off later, at
-/// most five times). A request that waited its whole timeout for a stream the server's limit
+/// connection and not counted as an attempt (at once the first three times, after a back-off
+/// later, at most twenty times, and not after the request timeout × the attempts). A request that waited its whole timeout for a stream the server's limit
 /// would not give counts as an attempt.
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in all, the first included (1 = never retry).

@@ -81,7 +81,7 @@ struct ServerFramingTests {
         #expect(written[0].flags & FrameFlag.endStream != 0)
         // Both sides ended the stream: it no longer counts.
         let handler = try channel.pipeline.syncOperations.handler(type: HTTP2FramingHandler.self)
-        #expect(handler.streams.isEmpty && handler.peerOpenCount == 0)
+        #expect(handler.state.streams.isEmpty && handler.state.peerOpenCount == 0)
     }
 
     @Test func streamsBeyondTheLimitAreRefused() throws {

@@ -41,23 +41,34 @@ enum RawHTTP2 {
     static func requestBlock(path: String, fields: [(String, String)] = []) -> [UInt8] {
         var block: [UInt8] = [0x83, 0x86, 0x04] + literal(path) + [0x01] + literal("127.0.0.1")
         for (name, value) in fields {
-            block += [0x00] + literal(name)
-            let bytes = Array(value.utf8)
-            if bytes.count < 127 {
-                block += literal(value)
-            } else {
-                // Lengths of 127 and more continue in 7-bit groups (RFC 7541 §5.1).
-                var rest = bytes.count - 127
-                block.append(0x7f)
-                while rest >= 128 {
-                    block.append(UInt8(rest & 0x7f | 0x80))
-                    rest >>= 7
-                }
-                block.append(UInt8(rest))
-                block += bytes
-            }
+            block += [0x00] + literal(name) + longLiteral(value)
         }
         return block
+    }
+
+    /// A request's header block that adds every field to the peer's HPACK dynamic table
+    /// (literals with incremental indexing): `:path`, `:authority`, then `fields` in order, so
+    /// the next request can name them all by index (the last one at 62).
+    static func indexingRequestBlock(path: String, fields: [(String, String)]) -> [UInt8] {
+        var block: [UInt8] = [0x83, 0x86, 0x44] + literal(path) + [0x41] + literal("127.0.0.1")
+        for (name, value) in fields {
+            block += [0x40] + literal(name) + longLiteral(value)
+        }
+        return block
+    }
+
+    /// An HPACK string literal of any length (RFC 7541 §5.1, §5.2), not Huffman-coded.
+    static func longLiteral(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 127 else { return [UInt8(bytes.count)] + bytes }
+        var out: [UInt8] = [0x7f]
+        var rest = bytes.count - 127
+        while rest >= 128 {
+            out.append(UInt8(rest & 0x7f | 0x80))
+            rest >>= 7
+        }
+        out.append(UInt8(rest))
+        return out + bytes
     }
 
     /// HEADERS carrying a whole header block.
@@ -146,10 +157,13 @@ final class RawConnection: Sendable {
     }
 
     /// Connects to 127.0.0.1:`port`; with `reading: false` it never reads, so the other side's
-    /// writes pile up in its socket.
-    static func open(port: Int, group: any EventLoopGroup, reading: Bool = true) async throws -> RawConnection {
+    /// writes pile up in its socket. `receiveBuffer` sets the socket's SO_RCVBUF (small: the kernel holds little of what the
+    /// other side sends, so what it cannot send stays with it).
+    static func open(port: Int, group: any EventLoopGroup, reading: Bool = true, receiveBuffer: Int? = nil) async throws -> RawConnection {
         let observer = Observer()
-        let channel = try await ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
+        if let receiveBuffer { bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBuffer)) }
+        let channel = try await bootstrap
             .channelOption(.autoRead, value: reading)
             .connectTimeout(.seconds(5))
             .channelInitializer { channel in

@@ -302,6 +302,7 @@ final class APNsClientHandler: ChannelInboundHandler {
 
     private func complete(_ streamID: HTTP2StreamID) {
         guard let entry = pending.removeValue(forKey: streamID) else { return }
+        status.noteAnswer()
         entry.completion(.success(entry.response))
         closeIfDrainedAfterGoAway()
     }

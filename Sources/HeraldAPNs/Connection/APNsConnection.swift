@@ -44,9 +44,6 @@ final class APNsConnection: Sendable {
 
     let channel: any Channel
     let status: ConnectionStatus
-    /// When the connection was ready: one that is lost soon after counts as a failed connect
-    /// for the pool's back-off.
-    let openedAt = ContinuousClock.now
     private let handler: NIOLoopBound<APNsClientHandler>
     private let inFlightCount = Atomic<Int>(0)
     /// Requests started from other threads; the event loop takes them all in one turn.

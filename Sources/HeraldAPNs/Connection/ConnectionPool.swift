@@ -28,24 +28,21 @@ final class ConnectionPool: Sendable {
         var isShutDown = false
         /// Connections taken out of use (GOAWAY, closed); shutdown closes any still open.
         var retired: [APNsConnection] = []
-        /// Connects in a row that failed, or whose connection was lost within
-        /// ``shortLivedConnection``: the next connect waits longer for each (``connectBackoff``).
+        /// Connects in a row that failed, or whose connection was lost before it answered a
+        /// request: the next connect waits longer for each (``connectBackoff``).
         var connectFailures = 0
 
-        /// Takes connections that are closing or closed out of use, noting the short-lived ones.
+        /// Takes connections that are closing or closed out of use, noting those that never
+        /// answered anything (a server that says GOAWAY or breaks the protocol at once).
         mutating func retireUnusable() {
             guard connections.contains(where: { !$0.isUsable }) else { return }
-            let now = ContinuousClock.now
             for connection in connections where !connection.isUsable {
                 retired.append(connection)
-                connectFailures = now - connection.openedAt < ConnectionPool.shortLivedConnection ? connectFailures + 1 : 0
+                connectFailures = connection.status.hasAnswered ? 0 : connectFailures + 1
             }
             connections.removeAll { !$0.isUsable }
         }
     }
-
-    /// A connection lost sooner than this after it opened counts as a failed connect.
-    static let shortLivedConnection = Duration.seconds(1)
 
     /// The wait before a connect after `failures` failed ones in a row: none after none, then
     /// 100 ms doubling up to 5 s, so a server that refuses or drops every connection at once
@@ -88,8 +85,8 @@ final class ConnectionPool: Sendable {
                 state.retireUnusable()
                 let best = state.connections.min { $0.inFlight < $1.inFlight }
                 if let best, best.inFlight < room(on: best) || state.connections.count >= target {
-                    // A connection that has lasted ends the run of failures.
-                    if state.connectFailures > 0, ContinuousClock.now - best.openedAt >= Self.shortLivedConnection { state.connectFailures = 0 }
+                    // A connection that answers ends the run of failures.
+                    if state.connectFailures > 0, best.status.hasAnswered { state.connectFailures = 0 }
                     state.inFlight += 1
                     best.reserve()
                     return .connection(best)

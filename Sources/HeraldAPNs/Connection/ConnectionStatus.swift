@@ -14,6 +14,16 @@ final class ConnectionStatus: Sendable {
     }
 
     private let state = Mutex(Snapshot())
+    private let answeredOnce = Atomic<Bool>(false)
+
+    /// True once the server answered a request on this connection: a connection that never
+    /// did, and was lost, counts as a failed connect for the pool's back-off.
+    var hasAnswered: Bool { answeredOnce.load(ordering: .relaxed) }
+
+    /// Notes an answer (one relaxed load per answer once set).
+    func noteAnswer() {
+        if !answeredOnce.load(ordering: .relaxed) { answeredOnce.store(true, ordering: .relaxed) }
+    }
 
     var snapshot: Snapshot { state.withLock { $0 } }
 

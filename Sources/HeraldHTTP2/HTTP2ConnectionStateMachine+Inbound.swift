@@ -2,10 +2,10 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 
-extension HTTP2FramingHandler {
+extension HTTP2ConnectionStateMachine {
     /// Applies one frame read from the peer (RFC 9113 §6) and passes on what the layer above
     /// needs to see.
-    func process(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    mutating func process(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         if let partial = partialHeaderBlock, header.type != FrameType.continuation || header.streamID != partial.streamID {
             throw HTTP2ConnectionError(.protocolError, "a header block on stream \(partial.streamID) was interrupted before its END_HEADERS")
         }
@@ -15,42 +15,42 @@ extension HTTP2FramingHandler {
         switch header.type {
         case FrameType.data:
             if header.length == 0, !header.has(FrameFlag.endStream) { try countEmptyFrame("DATA") } else { sequentialEmptyFrames = 0 }
-            try readData(header, payload: payload, context: context)
+            try readData(header, payload: payload, into: &delivered)
         case FrameType.headers:
             sequentialEmptyFrames = 0
-            try readHeaders(header, payload: payload, context: context)
+            try readHeaders(header, payload: payload, into: &delivered)
         case FrameType.continuation:
             if header.length == 0, !header.has(FrameFlag.endHeaders) { try countEmptyFrame("CONTINUATION") }
-            try readContinuation(header, payload: payload, context: context)
+            try readContinuation(header, payload: payload, into: &delivered)
         case FrameType.priority:
             try spendControlFrame("PRIORITY")
             guard header.streamID != .rootStream else { throw HTTP2ConnectionError(.protocolError, "PRIORITY on stream 0") }
             // A PRIORITY frame of the wrong size is a stream error (RFC 9113 §6.3).
-            if header.length != 5 { try resetStream(header.streamID, code: .frameSizeError, context: context) }
+            if header.length != 5 { try resetStream(header.streamID, code: .frameSizeError, into: &delivered) }
         case FrameType.rstStream:
             guard resets.spend() else {
                 throw HTTP2ConnectionError(
                     .enhanceYourCalm, "more than \(resets.budget.count) RST_STREAM frames in \(resets.budget.window.nanoseconds / 1_000_000) ms"
                 )
             }
-            try readResetStream(header, payload: payload, context: context)
+            try readResetStream(header, payload: payload, into: &delivered)
         case FrameType.settings:
             if !header.has(FrameFlag.ack) { try spendControlFrame("SETTINGS") }
-            try readSettings(header, payload: payload, context: context)
+            try readSettings(header, payload: payload, into: &delivered)
         case FrameType.pushPromise:
             throw HTTP2ConnectionError(.protocolError, "PUSH_PROMISE: server push is disabled")
         case FrameType.ping:
             if !header.has(FrameFlag.ack) { try spendControlFrame("PING") }
-            try readPing(header, payload: payload, context: context)
-        case FrameType.goAway: try readGoAway(header, payload: payload, context: context)
-        case FrameType.windowUpdate: try readWindowUpdate(header, payload: payload, context: context)
+            try readPing(header, payload: payload, into: &delivered)
+        case FrameType.goAway: try readGoAway(header, payload: payload, into: &delivered)
+        case FrameType.windowUpdate: try readWindowUpdate(header, payload: payload, into: &delivered)
         default:
             break  // Unknown frame types are ignored (RFC 9113 §4.1).
         }
     }
 
     /// Counts a frame that carries nothing (a flood of them costs CPU and does no work).
-    private func countEmptyFrame(_ kind: String) throws(HTTP2ConnectionError) {
+    private mutating func countEmptyFrame(_ kind: String) throws(HTTP2ConnectionError) {
         sequentialEmptyFrames += 1
         guard sequentialEmptyFrames <= configuration.maxSequentialEmptyFrames else {
             throw HTTP2ConnectionError(.enhanceYourCalm, "more than \(configuration.maxSequentialEmptyFrames) empty \(kind) frames in a row")
@@ -58,7 +58,7 @@ extension HTTP2FramingHandler {
     }
 
     /// Counts a SETTINGS, PING or PRIORITY frame against the control-frame budget.
-    private func spendControlFrame(_ kind: String) throws(HTTP2ConnectionError) {
+    private mutating func spendControlFrame(_ kind: String) throws(HTTP2ConnectionError) {
         guard controlFrames.spend() else {
             let budget = controlFrames.budget
             throw HTTP2ConnectionError(
@@ -87,7 +87,7 @@ extension HTTP2FramingHandler {
         return payload.getSlice(at: payload.readerIndex, length: payload.readableBytes - padding)!
     }
 
-    private func readData(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readData(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         let streamID = header.streamID
         guard streamID != .rootStream else { throw HTTP2ConnectionError(.protocolError, "DATA on stream 0") }
         // The whole frame, padding included, counts against the connection window.
@@ -105,15 +105,15 @@ extension HTTP2FramingHandler {
             if isIdle(streamID) { throw HTTP2ConnectionError(.protocolError, "DATA on stream \(streamID), which was never opened") }
             // Late data on a stream this side reset is dropped; on any other closed stream it
             // is a stream error (RFC 9113 §6.1).
-            if !recentlyReset.contains(Int32(streamID)) { try resetStream(streamID, code: .streamClosed, context: context) }
+            if !recentlyReset.contains(Int32(streamID)) { try resetStream(streamID, code: .streamClosed, into: &delivered) }
             return
         }
         if state.remoteClosed {
-            try resetStream(streamID, code: .streamClosed, context: context)
+            try resetStream(streamID, code: .streamClosed, into: &delivered)
             return
         }
         guard header.length <= state.receiveWindow else {
-            try resetStream(streamID, code: .flowControlError, context: context)
+            try resetStream(streamID, code: .flowControlError, into: &delivered)
             return
         }
         let data = try content(of: header, payload: payload, priorityFields: false)
@@ -122,7 +122,7 @@ extension HTTP2FramingHandler {
             // The body must be as long as content-length says (RFC 9113 §8.1.1).
             state.receivedLength += data.readableBytes
             if state.receivedLength > expected || (endStream && state.receivedLength != expected) {
-                try resetStream(streamID, code: .protocolError, context: context)
+                try resetStream(streamID, code: .protocolError, into: &delivered)
                 return
             }
         }
@@ -136,22 +136,22 @@ extension HTTP2FramingHandler {
             state.receiveUnacknowledged = 0
         }
         streams[streamID] = state
-        context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(data), endStream: endStream)))))
+        delivered.append(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(data), endStream: endStream))))
         closeIfDone(streamID)
     }
 
-    private func readHeaders(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readHeaders(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard header.streamID != .rootStream else { throw HTTP2ConnectionError(.protocolError, "HEADERS on stream 0") }
         let fragment = try content(of: header, payload: payload, priorityFields: true)
         let endStream = header.has(FrameFlag.endStream)
         if header.has(FrameFlag.endHeaders) {
-            try readHeaderBlock(fragment, streamID: header.streamID, endStream: endStream, context: context)
+            try readHeaderBlock(fragment, streamID: header.streamID, endStream: endStream, into: &delivered)
         } else {
             partialHeaderBlock = PartialHeaderBlock(streamID: header.streamID, endStream: endStream, block: fragment)
         }
     }
 
-    private func readContinuation(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readContinuation(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard var partial = partialHeaderBlock else {
             throw HTTP2ConnectionError(.protocolError, "CONTINUATION without a header block before it")
         }
@@ -166,7 +166,7 @@ extension HTTP2FramingHandler {
         var payload = payload
         partial.block.writeBuffer(&payload)
         if header.has(FrameFlag.endHeaders) {
-            try readHeaderBlock(partial.block, streamID: partial.streamID, endStream: partial.endStream, context: context)
+            try readHeaderBlock(partial.block, streamID: partial.streamID, endStream: partial.endStream, into: &delivered)
         } else {
             partialHeaderBlock = partial
         }
@@ -174,7 +174,7 @@ extension HTTP2FramingHandler {
 
     /// Decodes a complete header block (always, so that HPACK stays in step) and opens, ends or
     /// ignores its stream.
-    private func readHeaderBlock(_ block: ByteBuffer, streamID: HTTP2StreamID, endStream: Bool, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readHeaderBlock(_ block: ByteBuffer, streamID: HTTP2StreamID, endStream: Bool, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         var block = block
         let headers: HPACKHeaders
         do {
@@ -185,7 +185,7 @@ extension HTTP2FramingHandler {
         let frame = HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))
         if var state = streams[streamID] {
             if state.remoteClosed {
-                try resetStream(streamID, code: .streamClosed, context: context)
+                try resetStream(streamID, code: .streamClosed, into: &delivered)
                 return
             }
             if state.expectedLength == nil, !state.sawHeaders {
@@ -194,12 +194,12 @@ extension HTTP2FramingHandler {
             }
             state.sawHeaders = true
             if endStream, let expected = state.expectedLength, state.receivedLength != expected {
-                try resetStream(streamID, code: .protocolError, context: context)
+                try resetStream(streamID, code: .protocolError, into: &delivered)
                 return
             }
             if endStream { state.remoteClosed = true }
             streams[streamID] = state
-            context.fireChannelRead(wrapInboundOut(frame))
+            delivered.append(frame)
             closeIfDone(streamID)
             return
         }
@@ -232,13 +232,13 @@ extension HTTP2FramingHandler {
         state.sawHeaders = true
         streams[streamID] = state
         peerOpenCount += 1
-        context.fireChannelRead(wrapInboundOut(frame))
+        delivered.append(frame)
         closeIfDone(streamID)
     }
 
     /// A new stream turned down before it opened (beyond the stream limit, or malformed): no
     /// state is kept, and the peer's late frames on it are ignored.
-    private func refuse(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode = .refusedStream) throws(HTTP2ConnectionError) {
+    private mutating func refuse(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode = .refusedStream) throws(HTTP2ConnectionError) {
         try spendStreamError()
         encodeResetStream(streamID, code: code)
     }
@@ -254,24 +254,24 @@ extension HTTP2FramingHandler {
         return nil
     }
 
-    private func readResetStream(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readResetStream(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard header.streamID != .rootStream else { throw HTTP2ConnectionError(.protocolError, "RST_STREAM on stream 0") }
         guard header.length == 4 else { throw HTTP2ConnectionError(.frameSizeError, "an RST_STREAM frame of \(header.length) bytes; it has 4") }
         guard !isIdle(header.streamID) else { throw HTTP2ConnectionError(.protocolError, "RST_STREAM on stream \(header.streamID), which was never opened") }
         guard streams[header.streamID] != nil else { return }
         let code = HTTP2ErrorCode(networkCode: Int(payload.getInteger(at: payload.readerIndex, as: UInt32.self)!))
         closeStream(header.streamID, failure: .streamClosed)
-        context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: header.streamID, payload: .rstStream(code))))
+        delivered.append(HTTP2Frame(streamID: header.streamID, payload: .rstStream(code)))
     }
 
-    private func readSettings(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readSettings(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard header.streamID == .rootStream else { throw HTTP2ConnectionError(.protocolError, "SETTINGS on stream \(header.streamID)") }
         if header.has(FrameFlag.ack) {
             guard header.length == 0 else { throw HTTP2ConnectionError(.frameSizeError, "a SETTINGS acknowledgement with a payload") }
             guard !unacknowledgedStreamLimits.isEmpty else { throw HTTP2ConnectionError(.protocolError, "a SETTINGS acknowledgement for no SETTINGS") }
             if let limit = unacknowledgedStreamLimits.removeFirst() { acknowledgedStreamLimit = limit }
             localMaxConcurrentStreams = unacknowledgedStreamLimits.reduce(acknowledgedStreamLimit) { min($0, $1 ?? $0) }
-            context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.ack))))
+            delivered.append(HTTP2Frame(streamID: .rootStream, payload: .settings(.ack)))
             return
         }
         guard header.length % 6 == 0 else { throw HTTP2ConnectionError(.frameSizeError, "a SETTINGS frame of \(header.length) bytes, not a multiple of 6") }
@@ -310,28 +310,24 @@ extension HTTP2FramingHandler {
             }
             settings.append(HTTP2Setting(parameter: HTTP2SettingsParameter(extensionSetting: Int(code)), value: value))
         }
-        if !sawSettings {
-            sawSettings = true
-            settingsTimer?.cancel()
-            settingsTimer = nil
-        }
+        sawSettings = true
         outbound.writeFrameHeader(length: 0, type: FrameType.settings, flags: FrameFlag.ack, streamID: .rootStream)
         controlFramesInOutbound += 1
-        context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))))
+        delivered.append(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings))))
         sendQueuedData()
         openPendingStreams()
     }
 
-    private func readPing(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readPing(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard header.streamID == .rootStream else { throw HTTP2ConnectionError(.protocolError, "PING on stream \(header.streamID)") }
         guard header.length == 8 else { throw HTTP2ConnectionError(.frameSizeError, "a PING frame of \(header.length) bytes; it has 8") }
         let value = payload.getInteger(at: payload.readerIndex, as: UInt64.self)!
         let ack = header.has(FrameFlag.ack)
         if !ack { encodePing(value, ack: true) }
-        context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: value), ack: ack))))
+        delivered.append(HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: value), ack: ack)))
     }
 
-    private func readGoAway(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readGoAway(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard header.streamID == .rootStream else { throw HTTP2ConnectionError(.protocolError, "GOAWAY on stream \(header.streamID)") }
         guard header.length >= 8 else { throw HTTP2ConnectionError(.frameSizeError, "a GOAWAY frame of \(header.length) bytes; it has at least 8") }
         var payload = payload
@@ -339,7 +335,7 @@ extension HTTP2FramingHandler {
         let code = HTTP2ErrorCode(networkCode: Int(payload.readInteger(as: UInt32.self)!))
         goAwayReceived = min(goAwayReceived ?? lastStreamID, lastStreamID)
         let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: code, opaqueData: payload.readableBytes > 0 ? payload : nil))
-        context.fireChannelRead(wrapInboundOut(frame))
+        delivered.append(frame)
         // Streams still waiting to open never will on this connection, and this side's streams
         // above the last one were not processed: both are refused, so the layer above resends
         // them elsewhere.
@@ -347,15 +343,15 @@ extension HTTP2FramingHandler {
         pendingOpens.removeAll()
         for open in waiting {
             for entry in open.frames { entry.promise?.fail(HTTP2WriteError.streamNotOpened) }
-            context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: open.streamID, payload: .rstStream(.refusedStream))))
+            delivered.append(HTTP2Frame(streamID: open.streamID, payload: .rstStream(.refusedStream)))
         }
         for streamID in streams.keys.sorted() where !isPeerInitiated(streamID) && streamID > lastStreamID {
             closeStream(streamID, failure: .streamNotOpened)
-            context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.refusedStream))))
+            delivered.append(HTTP2Frame(streamID: streamID, payload: .rstStream(.refusedStream)))
         }
     }
 
-    private func readWindowUpdate(_ header: FrameHeader, payload: ByteBuffer, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    private mutating func readWindowUpdate(_ header: FrameHeader, payload: ByteBuffer, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         guard header.length == 4 else { throw HTTP2ConnectionError(.frameSizeError, "a WINDOW_UPDATE frame of \(header.length) bytes; it has 4") }
         let increment = Int(payload.getInteger(at: payload.readerIndex, as: UInt32.self)! & 0x7FFF_FFFF)
         let streamID = header.streamID
@@ -366,11 +362,11 @@ extension HTTP2FramingHandler {
         } else if var state = streams[streamID] {
             state.sendWindowOffset += increment
             guard increment > 0 else {
-                try resetStream(streamID, code: .protocolError, context: context)
+                try resetStream(streamID, code: .protocolError, into: &delivered)
                 return
             }
             guard state.sendWindowOffset + peerInitialWindow <= Self.maxWindow else {
-                try resetStream(streamID, code: .flowControlError, context: context)
+                try resetStream(streamID, code: .flowControlError, into: &delivered)
                 return
             }
             maxSendWindowOffset = max(maxSendWindowOffset, state.sendWindowOffset)
@@ -384,15 +380,15 @@ extension HTTP2FramingHandler {
     /// A stream error caused by the peer: RST_STREAM to the peer, and an inbound RST_STREAM to
     /// the layer above (if the stream was open) so that it forgets the stream too. Too many in
     /// a window end the connection.
-    func resetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, context: ChannelHandlerContext) throws(HTTP2ConnectionError) {
+    mutating func resetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         try spendStreamError()
         let wasOpen = streams[streamID] != nil
         closeStream(streamID, failure: .streamClosed)
         encodeResetStream(streamID, code: code)
-        if wasOpen { context.fireChannelRead(wrapInboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(code)))) }
+        if wasOpen { delivered.append(HTTP2Frame(streamID: streamID, payload: .rstStream(code))) }
     }
 
-    private func spendStreamError() throws(HTTP2ConnectionError) {
+    private mutating func spendStreamError() throws(HTTP2ConnectionError) {
         guard streamErrors.spend() else {
             let budget = streamErrors.budget
             throw HTTP2ConnectionError(.enhanceYourCalm, "more than \(budget.count) stream errors in \(budget.window.nanoseconds / 1_000_000) ms")

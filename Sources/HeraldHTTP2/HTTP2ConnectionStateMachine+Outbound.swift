@@ -2,13 +2,15 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 
-extension HTTP2FramingHandler {
-    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+extension HTTP2ConnectionStateMachine {
+    /// Takes a frame from the layer above: HEADERS and DATA open, wait for or go on a stream;
+    /// the others are encoded as they are. The promise completes when the frame is written (or
+    /// fails if it never will be).
+    mutating func write(_ frame: HTTP2Frame, promise: EventLoopPromise<Void>?) {
         guard !finished else {
             promise?.fail(HTTP2WriteError.connectionClosed)
             return
         }
-        let frame = unwrapOutboundIn(data)
         switch frame.payload {
         case .headers, .data:
             writeStreamFrame(frame, promise: promise)
@@ -46,7 +48,7 @@ extension HTTP2FramingHandler {
 
     /// HEADERS or DATA: opens the stream if it is a new one of this side, waits if the peer's
     /// stream limit is reached, respects flow control.
-    func writeStreamFrame(_ frame: HTTP2Frame, promise: EventLoopPromise<Void>?) {
+    mutating func writeStreamFrame(_ frame: HTTP2Frame, promise: EventLoopPromise<Void>?) {
         let streamID = frame.streamID
         if let index = pendingOpenIndex(of: streamID) {
             pendingOpens[index].frames.append((frame, promise))
@@ -101,7 +103,7 @@ extension HTTP2FramingHandler {
 
     /// RST_STREAM from the layer above: a stream still waiting to open is dropped without a
     /// frame (it never existed for the peer); an open one is closed and reset.
-    private func writeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, promise: EventLoopPromise<Void>?) {
+    private mutating func writeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, promise: EventLoopPromise<Void>?) {
         if let index = pendingOpenIndex(of: streamID) {
             for entry in pendingOpens.remove(at: index).frames { entry.promise?.fail(HTTP2WriteError.streamNotOpened) }
             promise?.succeed()
@@ -124,7 +126,7 @@ extension HTTP2FramingHandler {
     }
 
     /// Opens streams that waited for the peer's limit, in order, while there is room.
-    func openPendingStreams() {
+    mutating func openPendingStreams() {
         while !pendingOpens.isEmpty, localOpenCount < peerMaxConcurrentStreams, goAwayReceived == nil {
             let open = pendingOpens.removeFirst()
             openLocalStream(open.streamID)
@@ -132,19 +134,19 @@ extension HTTP2FramingHandler {
         }
     }
 
-    func openLocalStream(_ streamID: HTTP2StreamID) {
+    mutating func openLocalStream(_ streamID: HTTP2StreamID) {
         streams[streamID] = HTTP2StreamState(receiveWindow: Self.defaultWindow)
         highestLocalStreamID = streamID
         localOpenCount += 1
     }
 
     /// Forgets a stream once both sides ended it and its data is out.
-    func closeIfDone(_ streamID: HTTP2StreamID) {
+    mutating func closeIfDone(_ streamID: HTTP2StreamID) {
         if let state = streams[streamID], state.isDone { closeStream(streamID, failure: .streamClosed) }
     }
 
     /// Forgets a stream; DATA still queued on it fails with `failure`.
-    func closeStream(_ streamID: HTTP2StreamID, failure: HTTP2WriteError) {
+    mutating func closeStream(_ streamID: HTTP2StreamID, failure: HTTP2WriteError) {
         guard let state = streams.removeValue(forKey: streamID) else { return }
         for data in state.queued { data.promise?.fail(failure) }
         if isPeerInitiated(streamID) {
@@ -156,7 +158,7 @@ extension HTTP2FramingHandler {
     }
 
     /// Sends DATA held back by flow control, as far as the windows now allow.
-    func sendQueuedData() {
+    mutating func sendQueuedData() {
         var index = 0
         while index < blockedStreams.count {
             let streamID = blockedStreams[index]
@@ -192,14 +194,14 @@ extension HTTP2FramingHandler {
         }
     }
 
-    func append(_ promise: EventLoopPromise<Void>?) {
+    mutating func append(_ promise: EventLoopPromise<Void>?) {
         if let promise { outboundPromises.append(promise) }
     }
 
     // MARK: Encoding
 
     /// HEADERS, followed by CONTINUATION frames if the block is larger than the peer's frame size.
-    func encodeHeaders(_ headers: HPACKHeaders, streamID: HTTP2StreamID, endStream: Bool) {
+    mutating func encodeHeaders(_ headers: HPACKHeaders, streamID: HTTP2StreamID, endStream: Bool) {
         let start = outbound.writerIndex
         outbound.writeRepeatingByte(0, count: FrameHeader.size)
         headerEncoder.encode(headers, into: &outbound)
@@ -223,7 +225,7 @@ extension HTTP2FramingHandler {
     }
 
     /// DATA frames no larger than the peer's frame size; END_STREAM on the last.
-    func encodeData(_ buffer: ByteBuffer, streamID: HTTP2StreamID, endStream: Bool) {
+    mutating func encodeData(_ buffer: ByteBuffer, streamID: HTTP2StreamID, endStream: Bool) {
         var buffer = buffer
         repeat {
             let chunk = buffer.readSlice(length: min(peerMaxFrameSize, buffer.readableBytes))!
@@ -236,26 +238,26 @@ extension HTTP2FramingHandler {
     // Control frames are counted until written (``maxQueuedControlFrames``).
 
     /// RST_STREAM; the stream's late frames from the peer are ignored from now on.
-    func encodeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode) {
+    mutating func encodeResetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode) {
         outbound.writeFrameHeader(length: 4, type: FrameType.rstStream, streamID: streamID)
         outbound.writeInteger(UInt32(code.networkCode))
         controlFramesInOutbound += 1
         recentlyReset.insert(Int32(streamID))
     }
 
-    func encodeWindowUpdate(streamID: HTTP2StreamID, increment: Int) {
+    mutating func encodeWindowUpdate(streamID: HTTP2StreamID, increment: Int) {
         outbound.writeFrameHeader(length: 4, type: FrameType.windowUpdate, streamID: streamID)
         outbound.writeInteger(UInt32(increment))
         controlFramesInOutbound += 1
     }
 
-    func encodePing(_ value: UInt64, ack: Bool) {
+    mutating func encodePing(_ value: UInt64, ack: Bool) {
         controlFramesInOutbound += 1
         outbound.writeFrameHeader(length: 8, type: FrameType.ping, flags: ack ? FrameFlag.ack : 0, streamID: .rootStream)
         outbound.writeInteger(value)
     }
 
-    func encodeGoAway(lastStreamID: HTTP2StreamID, code: HTTP2ErrorCode, debugData: [UInt8]) {
+    mutating func encodeGoAway(lastStreamID: HTTP2StreamID, code: HTTP2ErrorCode, debugData: [UInt8]) {
         goAwaySent = min(goAwaySent ?? lastStreamID, lastStreamID)
         outbound.writeFrameHeader(length: 8 + debugData.count, type: FrameType.goAway, streamID: .rootStream)
         outbound.writeInteger(UInt32(Int32(lastStreamID)))

@@ -1,0 +1,17 @@
+import HeraldCore
+
+/// The linter on any payload, alone and with header fields taken from the input's first line
+/// (`name: value` pairs separated by `;`).
+enum LintFuzz {
+    static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let linter = PayloadLinter()
+        _ = linter.lint(payload: bytes)
+        guard let newline = bytes.firstIndex(of: 10) else { return }
+        let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<newline]), as: UTF8.self)
+        let headers = line.split(separator: ";").compactMap { field -> (name: String, value: String)? in
+            guard let colon = field.firstIndex(of: ":") else { return nil }
+            return (String(field[..<colon]), String(field[field.index(after: colon)...]).trimmingCharacters(in: [" "]))
+        }
+        _ = linter.lint(payload: UnsafeBufferPointer(rebasing: bytes[(newline + 1)...]), headers: headers)
+    }
+}
