@@ -228,7 +228,7 @@ let package = Package(
 )
 
 // libFuzzer targets for the parsers and the HTTP/2 framing (Fuzz/README.md). They build only with
-// HERALD_FUZZ set, with `--sanitize fuzzer --sanitize address` in a separate build folder, as
+// HERALD_FUZZ set, with `--sanitize fuzzer -Xswiftc -sanitize=fuzzer,address` in a separate build folder, as
 // `Fuzz/run.sh` does: without libFuzzer they would not link.
 if ProcessInfo.processInfo.environment["HERALD_FUZZ"] != nil {
     package.targets.append(.executableTarget(

@@ -15,7 +15,9 @@ if (( ${#targets[@]} == 0 )); then
 fi
 
 echo "== building herald-fuzz (libFuzzer + AddressSanitizer, in .build-fuzz)"
-(cd "$root" && HERALD_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize fuzzer --sanitize address --product herald-fuzz)
+# --sanitize fuzzer links libFuzzer's main; the one -sanitize=fuzzer,address after it instruments
+# for both (given as two flags, the last one alone counts and coverage is lost).
+(cd "$root" && HERALD_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address --product herald-fuzz)
 binary="$root/.build-fuzz/debug/herald-fuzz"
 mkdir -p "$root/Fuzz/crashes"
 

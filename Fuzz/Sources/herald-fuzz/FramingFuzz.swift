@@ -12,8 +12,7 @@ enum FramingFuzz {
 
     /// The first byte sets the size of the pieces the rest is read in (1 to 256 bytes).
     static func feed(_ bytes: UnsafeBufferPointer<UInt8>, to channel: EmbeddedChannel) {
-        guard let first = bytes.first else { return }
-        let piece = Int(first) + 1
+        let piece = Int(bytes.first ?? 0) + 1
         var offset = 1
         while offset < bytes.count, channel.isActive {
             let end = min(bytes.count, offset + piece)

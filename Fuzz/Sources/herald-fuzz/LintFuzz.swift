@@ -9,8 +9,9 @@ enum LintFuzz {
         guard let newline = bytes.firstIndex(of: 10) else { return }
         let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<newline]), as: UTF8.self)
         let headers = line.split(separator: ";").compactMap { field -> (name: String, value: String)? in
-            guard let colon = field.firstIndex(of: ":") else { return nil }
-            return (String(field[..<colon]), String(field[field.index(after: colon)...]).trimmingCharacters(in: [" "]))
+            let parts = field.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            return (String(parts[0]), String(parts[1].drop { $0 == " " }))
         }
         _ = linter.lint(payload: UnsafeBufferPointer(rebasing: bytes[(newline + 1)...]), headers: headers)
     }
