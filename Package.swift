@@ -7,7 +7,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "HeraldCore", targets: ["HeraldCore"]),
-        .library(name: "HeraldHTTP2", targets: ["HeraldHTTP2"]),
         .library(name: "HeraldSandbox", targets: ["HeraldSandbox"]),
         .library(name: "HeraldAPNs", targets: ["HeraldAPNs"]),
         .library(name: "HeraldDevice", targets: ["HeraldDevice"]),

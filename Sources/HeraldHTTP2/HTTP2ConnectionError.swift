@@ -2,22 +2,22 @@ import NIOHTTP2
 
 /// A violation of HTTP/2 that ends the connection: it was answered with GOAWAY carrying `code`,
 /// and the connection closed.
-public struct HTTP2ConnectionError: Error, CustomStringConvertible, Sendable {
+package struct HTTP2ConnectionError: Error, CustomStringConvertible, Sendable {
     /// The error code sent in the GOAWAY.
-    public var code: HTTP2ErrorCode
+    package var code: HTTP2ErrorCode
     /// What was wrong, in words.
-    public var reason: String
+    package var reason: String
 
-    public init(_ code: HTTP2ErrorCode, _ reason: String) {
+    package init(_ code: HTTP2ErrorCode, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
-    public var description: String { "HTTP/2 \(code): \(reason)" }
+    package var description: String { "HTTP/2 \(code): \(reason)" }
 }
 
 /// Why a frame written to ``HTTP2FramingHandler`` was not sent.
-public enum HTTP2WriteError: Error, Sendable, Equatable {
+package enum HTTP2WriteError: Error, Sendable, Equatable {
     /// The stream is closed or was reset before the frame could go out.
     case streamClosed
     /// The stream was never opened: the peer said GOAWAY, or the stream was reset while it

@@ -7,43 +7,43 @@ import NIOCore
 /// sends requests or answers, and they end a flood within a bounded number of frames. A limit
 /// that is broken ends the connection with GOAWAY `ENHANCE_YOUR_CALM` (or the RFC's own code)
 /// and a reason in the debug data.
-public struct HTTP2FramingConfiguration: Sendable {
+package struct HTTP2FramingConfiguration: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS: how many streams the peer may have open at once; a
     /// stream beyond it is refused (RST_STREAM REFUSED_STREAM). It holds from the first SETTINGS
     /// sent, before the peer acknowledges it. It can be changed later by writing a SETTINGS
     /// frame: a lower limit holds at once, a higher one once the peer acknowledges it.
-    public var maxConcurrentStreams: Int
+    package var maxConcurrentStreams: Int
     /// SETTINGS_MAX_HEADER_LIST_SIZE: the largest decoded header list accepted.
-    public var maxHeaderListSize: Int
+    package var maxHeaderListSize: Int
     /// The connection-level receive window this side grants (raised from 65,535 with a
     /// WINDOW_UPDATE at start, and topped up as data is read).
-    public var connectionWindowSize: Int
+    package var connectionWindowSize: Int
     /// The longest the peer may take to send its first SETTINGS frame (and, for a server, its
     /// preface) once the TCP connection is up; this includes the TLS handshake when TLS runs
     /// below. `nil`: no limit.
-    public var settingsTimeout: TimeAmount?
+    package var settingsTimeout: TimeAmount?
     /// Control frames (SETTINGS and PING acknowledgements, RST_STREAM, WINDOW_UPDATE) that may
     /// wait to be written while the peer does not read; beyond, GOAWAY `ENHANCE_YOUR_CALM`.
-    public var maxQueuedControlFrames: Int
+    package var maxQueuedControlFrames: Int
     /// DATA frames with no payload and no END_STREAM, and CONTINUATION frames with no payload,
     /// accepted in a row; a frame that carries something starts the count again.
-    public var maxSequentialEmptyFrames: Int
+    package var maxSequentialEmptyFrames: Int
     /// CONTINUATION frames one header block may span.
-    public var maxContinuationFrames: Int
+    package var maxContinuationFrames: Int
     /// The largest header block, across its CONTINUATION frames, before it is decoded.
-    public var maxHeaderBlockSize: Int
+    package var maxHeaderBlockSize: Int
     /// RST_STREAM frames the peer may send per window (rapid reset, CVE-2023-44487).
-    public var resetBudget: FrameBudget
+    package var resetBudget: FrameBudget
     /// SETTINGS, PING and PRIORITY frames the peer may send per window.
-    public var controlFrameBudget: FrameBudget
+    package var controlFrameBudget: FrameBudget
     /// Streams this side may have to reset because of the peer (malformed, refused beyond the
     /// stream limit, flow-control errors) per window.
-    public var streamErrorBudget: FrameBudget
+    package var streamErrorBudget: FrameBudget
     /// Streams this side reset whose late frames are still recognised and ignored; frames on
     /// other closed streams are errors (RFC 9113 §5.1).
-    public var recentlyResetStreams: Int
+    package var recentlyResetStreams: Int
 
-    public init(
+    package init(
         maxConcurrentStreams: Int = 100,
         maxHeaderListSize: Int = 16 * 1024,
         connectionWindowSize: Int = 1 << 20,
@@ -73,13 +73,13 @@ public struct HTTP2FramingConfiguration: Sendable {
 }
 
 /// How many events of one kind a peer may cause within a window of time.
-public struct FrameBudget: Sendable, Hashable {
+package struct FrameBudget: Sendable, Hashable {
     /// Events allowed per window.
-    public var count: Int
+    package var count: Int
     /// The window's length.
-    public var window: TimeAmount
+    package var window: TimeAmount
 
-    public init(count: Int, per window: TimeAmount) {
+    package init(count: Int, per window: TimeAmount) {
         self.count = count
         self.window = window
     }

@@ -16,14 +16,14 @@ import NIOHTTP2
 /// It does the work of `NIOHTTP2Handler` for a connection that runs one request per stream
 /// with no stream channels, in a fraction of the time: one dictionary entry per open stream,
 /// and all frames written between two flushes go out as one buffer.
-public final class HTTP2FramingHandler: ChannelDuplexHandler {
-    public typealias InboundIn = ByteBuffer
-    public typealias InboundOut = HTTP2Frame
-    public typealias OutboundIn = HTTP2Frame
-    public typealias OutboundOut = ByteBuffer
+package final class HTTP2FramingHandler: ChannelDuplexHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = HTTP2Frame
+    package typealias OutboundIn = HTTP2Frame
+    package typealias OutboundOut = ByteBuffer
 
     /// Which end of the connection this is.
-    public enum Role: Sendable {
+    package enum Role: Sendable {
         case client
         case server
     }
@@ -39,17 +39,17 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
     private var settingsTimer: Scheduled<Void>?
 
     /// Creates the handler for one end of a connection.
-    public init(role: Role, configuration: HTTP2FramingConfiguration = HTTP2FramingConfiguration()) {
+    package init(role: Role, configuration: HTTP2FramingConfiguration = HTTP2FramingConfiguration()) {
         self.state = HTTP2ConnectionStateMachine(role: role, configuration: configuration)
     }
 
     var role: Role { state.role }
 
-    public func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { start(context: context) }
     }
 
-    public func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         start(context: context)
         context.fireChannelActive()
     }
@@ -65,7 +65,7 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         flushOutbound(context: context)
     }
 
-    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.finished else { return }
         state.receive(unwrapInboundIn(data))
         do {
@@ -86,25 +86,25 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         }
     }
 
-    public func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         context.fireChannelReadComplete()
         // Acknowledgements, window updates and resets made while reading, if the layer above
         // did not flush them with its own answers.
         if state.hasOutbound { flushOutbound(context: context) }
     }
 
-    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         state.write(unwrapOutboundIn(data), promise: promise)
     }
 
-    public func flush(context: ChannelHandlerContext) {
+    package func flush(context: ChannelHandlerContext) {
         flushOutbound(context: context)
     }
 
     /// A server holds back reads while the channel is not writable: what it reads makes answers,
     /// and answers the peer does not read would otherwise pile up without bound. A client does
     /// not (its callers bound what it writes, and it must keep reading answers to make room).
-    public func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if state.role == .server, !context.channel.isWritable {
             readHeld = true
         } else {
@@ -112,7 +112,7 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         }
     }
 
-    public func channelWritabilityChanged(context: ChannelHandlerContext) {
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
         if readHeld, context.channel.isWritable {
             readHeld = false
             context.read()
@@ -150,12 +150,12 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
         context.flush()
     }
 
-    public func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         finish()
         context.fireChannelInactive()
     }
 
-    public func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         finish()
     }
 
@@ -177,7 +177,7 @@ public final class HTTP2FramingHandler: ChannelDuplexHandler {
 
     /// True once this side opened the stream (its HEADERS went to the connection): a stream
     /// still waiting for room under the peer's limit was not.
-    public func hasOpened(_ streamID: HTTP2StreamID) -> Bool {
+    package func hasOpened(_ streamID: HTTP2StreamID) -> Bool {
         state.hasOpened(streamID)
     }
 }
