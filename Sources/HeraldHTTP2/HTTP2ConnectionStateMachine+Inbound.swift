@@ -103,9 +103,13 @@ extension HTTP2ConnectionStateMachine {
         }
         guard var state = streams[streamID] else {
             if isIdle(streamID) { throw HTTP2ConnectionError(.protocolError, "DATA on stream \(streamID), which was never opened") }
-            // Late data on a stream this side reset is dropped; on any other closed stream it
-            // is a stream error (RFC 9113 §6.1).
-            if !recentlyReset.contains(Int32(streamID)) { try resetStream(streamID, code: .streamClosed, into: &delivered) }
+            // Late data on a stream this side reset, or on a stream above the last one a GOAWAY
+            // said would be processed, is dropped; on any other closed stream it is a stream
+            // error (RFC 9113 §6.1). That RST_STREAM is not counted against the budget: the
+            // stream is remembered, so each closed stream costs one at most.
+            if recentlyReset.contains(Int32(streamID)) { return }
+            if let last = goAwaySent, isPeerInitiated(streamID), streamID > last { return }
+            reset(streamID, code: .streamClosed, into: &delivered)
             return
         }
         if state.remoteClosed {
@@ -357,8 +361,11 @@ extension HTTP2ConnectionStateMachine {
         let streamID = header.streamID
         if streamID == .rootStream {
             guard increment > 0 else { throw HTTP2ConnectionError(.protocolError, "a connection WINDOW_UPDATE of 0") }
+            let wasSpent = connectionSendWindow <= 0
             connectionSendWindow += increment
             guard connectionSendWindow <= Self.maxWindow else { throw HTTP2ConnectionError(.flowControlError, "the connection window went above 2^31-1") }
+            // Blocked streams wait for their own windows unless the connection's was spent.
+            if wasSpent { sendQueuedData() }
         } else if var state = streams[streamID] {
             state.sendWindowOffset += increment
             guard increment > 0 else {
@@ -371,10 +378,11 @@ extension HTTP2ConnectionStateMachine {
             }
             maxSendWindowOffset = max(maxSendWindowOffset, state.sendWindowOffset)
             streams[streamID] = state
+            sendQueuedData(on: streamID)
         } else if isIdle(streamID) {
             throw HTTP2ConnectionError(.protocolError, "WINDOW_UPDATE on stream \(streamID), which was never opened")
         }
-        sendQueuedData()
+        // On a closed stream: nothing to do (RFC 9113 §6.9).
     }
 
     /// A stream error caused by the peer: RST_STREAM to the peer, and an inbound RST_STREAM to
@@ -382,6 +390,11 @@ extension HTTP2ConnectionStateMachine {
     /// a window end the connection.
     mutating func resetStream(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, into delivered: inout [HTTP2Frame]) throws(HTTP2ConnectionError) {
         try spendStreamError()
+        reset(streamID, code: code, into: &delivered)
+    }
+
+    /// RST_STREAM without counting it against the stream-error budget.
+    mutating func reset(_ streamID: HTTP2StreamID, code: HTTP2ErrorCode, into delivered: inout [HTTP2Frame]) {
         let wasOpen = streams[streamID] != nil
         closeStream(streamID, failure: .streamClosed)
         encodeResetStream(streamID, code: code)

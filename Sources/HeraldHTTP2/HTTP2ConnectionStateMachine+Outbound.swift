@@ -157,41 +157,55 @@ extension HTTP2ConnectionStateMachine {
         }
     }
 
-    /// Sends DATA held back by flow control, as far as the windows now allow.
+    /// Sends DATA held back by flow control, as far as the windows now allow: the blocked
+    /// streams in the order they blocked, until the connection window is spent (so a peer's
+    /// WINDOW_UPDATE costs the streams it unblocks, not every blocked one).
     mutating func sendQueuedData() {
         var index = 0
-        while index < blockedStreams.count {
+        while index < blockedStreams.count, connectionSendWindow > 0 {
             let streamID = blockedStreams[index]
-            guard var state = streams[streamID] else {
-                blockedStreams.remove(at: index)
-                continue
-            }
-            while var first = state.queued.first {
-                let allowed = min(connectionSendWindow, state.sendWindowOffset + peerInitialWindow)
-                let count = first.buffer.readableBytes
-                if count == 0 || count <= allowed {
-                    encodeData(first.buffer, streamID: streamID, endStream: first.endStream)
-                    append(first.promise)
-                    state.queued.removeFirst()
-                } else if allowed > 0 {
-                    let part = first.buffer.readSlice(length: allowed)!
-                    encodeData(part, streamID: streamID, endStream: false)
-                    state.queued[0] = first
-                } else {
-                    break
-                }
-                let sent = count <= allowed ? count : allowed
-                connectionSendWindow -= sent
-                state.sendWindowOffset -= sent
-            }
-            streams[streamID] = state
-            if state.queued.isEmpty {
+            if drainQueuedData(on: streamID) {
                 blockedStreams.remove(at: index)
                 closeIfDone(streamID)
             } else {
                 index += 1
             }
         }
+    }
+
+    /// Sends what one stream has queued, after a WINDOW_UPDATE for that stream alone.
+    mutating func sendQueuedData(on streamID: HTTP2StreamID) {
+        guard connectionSendWindow > 0, streams[streamID]?.queued.isEmpty == false, let index = blockedStreams.firstIndex(of: streamID) else { return }
+        if drainQueuedData(on: streamID) {
+            blockedStreams.remove(at: index)
+            closeIfDone(streamID)
+        }
+    }
+
+    /// Writes a stream's queued DATA as far as both windows allow; true once nothing is left
+    /// queued on it (or the stream is gone).
+    private mutating func drainQueuedData(on streamID: HTTP2StreamID) -> Bool {
+        guard var state = streams[streamID] else { return true }
+        while var first = state.queued.first {
+            let allowed = min(connectionSendWindow, state.sendWindowOffset + peerInitialWindow)
+            let count = first.buffer.readableBytes
+            if count == 0 || count <= allowed {
+                encodeData(first.buffer, streamID: streamID, endStream: first.endStream)
+                append(first.promise)
+                state.queued.removeFirst()
+            } else if allowed > 0 {
+                let part = first.buffer.readSlice(length: allowed)!
+                encodeData(part, streamID: streamID, endStream: false)
+                state.queued[0] = first
+            } else {
+                break
+            }
+            let sent = count <= allowed ? count : allowed
+            connectionSendWindow -= sent
+            state.sendWindowOffset -= sent
+        }
+        streams[streamID] = state
+        return state.queued.isEmpty
     }
 
     mutating func append(_ promise: EventLoopPromise<Void>?) {

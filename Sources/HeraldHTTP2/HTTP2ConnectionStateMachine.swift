@@ -166,7 +166,8 @@ struct HTTP2ConnectionStateMachine {
     /// last ones), and the connection is finished.
     mutating func fail(_ error: HTTP2ConnectionError) {
         guard !finished else { return }
-        encodeGoAway(lastStreamID: highestPeerStreamID, code: error.code, debugData: Array(error.reason.utf8))
+        // A GOAWAY already sent named the last stream processed; a later one may not raise it.
+        encodeGoAway(lastStreamID: min(goAwaySent ?? highestPeerStreamID, highestPeerStreamID), code: error.code, debugData: Array(error.reason.utf8))
     }
 
     /// The bytes to write now, the promises to complete when they are written, and how many

@@ -30,7 +30,7 @@ struct StateMachineTests {
 
     /// A machine past its preface and SETTINGS exchange. A server has stream 1 open (a request
     /// whose body has not ended); a client has sent requests on streams 1 and 3.
-    static func connected(_ role: HTTP2FramingHandler.Role) -> HTTP2ConnectionStateMachine {
+    static func connected(_ role: HTTP2FramingHandler.Role) throws -> HTTP2ConnectionStateMachine {
         var machine = HTTP2ConnectionStateMachine(role: role, configuration: HTTP2FramingConfiguration(maxConcurrentStreams: 10))
         machine.start()
         var delivered: [HTTP2Frame] = []
@@ -49,14 +49,15 @@ struct StateMachineTests {
             machine.write(HTTP2Frame(streamID: 3, payload: .headers(.init(headers: request, endStream: true))), promise: nil)
         }
         machine.receive(input)
-        while (try? machine.readNextFrame(into: &delivered)) == true {}
+        while try machine.readNextFrame(into: &delivered) {}
         _ = machine.takeOutbound()
+        try #require(!machine.finished && machine.sawSettings)
         return machine
     }
 
     /// Feeds `frames` to a connected machine and says what it did.
-    static func outcome(_ role: HTTP2FramingHandler.Role, _ frames: [ByteBuffer]) -> Outcome {
-        var machine = connected(role)
+    static func outcome(_ role: HTTP2FramingHandler.Role, _ frames: [ByteBuffer]) throws -> Outcome {
+        var machine = try connected(role)
         var delivered: [HTTP2Frame] = []
         for var frame in frames {
             var input = ByteBuffer()
@@ -72,6 +73,9 @@ struct StateMachineTests {
         decoder.maxFrameSize = 1 << 24
         if let bytes = machine.takeOutbound().bytes { decoder.append(bytes) }
         while let (header, payload) = try? decoder.nextFrame() {
+            if header.type == FrameType.goAway {
+                return .connectionError(payload.getInteger(at: payload.readerIndex + 4, as: UInt32.self)!)
+            }
             if header.type == FrameType.rstStream {
                 return .streamError(stream: Int32(header.streamID), code: payload.getInteger(at: payload.readerIndex, as: UInt32.self)!)
             }
@@ -200,16 +204,16 @@ struct StateMachineTests {
     ]
 
     @Test(arguments: cases)
-    func receiverRule(_ rule: Case) {
+    func receiverRule(_ rule: Case) throws {
         for role in rule.roles {
-            let outcome = Self.outcome(role, rule.frames())
+            let outcome = try Self.outcome(role, rule.frames())
             #expect(outcome == rule.expected, "\(role): \(rule.rule): got \(outcome)")
         }
     }
 
-    @Test func aPingIsAnsweredWithItsDataAndAnAcknowledgementIsNot() {
+    @Test func aPingIsAnsweredWithItsDataAndAnAcknowledgementIsNot() throws {
         for role in Self.both {
-            var machine = Self.connected(role)
+            var machine = try Self.connected(role)
             var delivered: [HTTP2Frame] = []
             machine.receive(Self.frame(FrameType.ping, [1, 2, 3, 4, 5, 6, 7, 8]))
             machine.receive(Self.frame(FrameType.ping, flags: FrameFlag.ack, [9, 9, 9, 9, 9, 9, 9, 9]))
@@ -227,9 +231,9 @@ struct StateMachineTests {
         }
     }
 
-    @Test func everySettingsFrameIsAcknowledged() {
+    @Test func everySettingsFrameIsAcknowledged() throws {
         for role in Self.both {
-            var machine = Self.connected(role)
+            var machine = try Self.connected(role)
             var delivered: [HTTP2Frame] = []
             machine.receive(FrameBytes.settings([(1, 0)]))
             machine.receive(FrameBytes.settings([(4, 1000)]))
@@ -244,8 +248,8 @@ struct StateMachineTests {
         }
     }
 
-    @Test func goAwayRefusesTheClientsStreamsAboveItsLast() {
-        var machine = Self.connected(.client)
+    @Test func goAwayRefusesTheClientsStreamsAboveItsLast() throws {
+        var machine = try Self.connected(.client)
         var delivered: [HTTP2Frame] = []
         machine.receive(Self.frame(FrameType.goAway, [0, 0, 0, 1, 0, 0, 0, 0]))
         while (try? machine.readNextFrame(into: &delivered)) == true {}
@@ -258,5 +262,57 @@ struct StateMachineTests {
         let promise = EmbeddedEventLoop().makePromise(of: Void.self)
         machine.write(HTTP2Frame(streamID: 5, payload: .headers(.init(headers: [":method": "POST"]))), promise: promise)
         #expect(throws: HTTP2WriteError.self) { try promise.futureResult.wait() }
+    }
+
+    @Test func aWindowUpdateWakesOnlyTheStreamItIsFor() throws {
+        // A server whose answers wait for window on 50 streams: a WINDOW_UPDATE for one stream
+        // sends that stream's data alone, and one for a closed stream does nothing.
+        var machine = HTTP2ConnectionStateMachine(role: .server, configuration: HTTP2FramingConfiguration(maxConcurrentStreams: 100))
+        machine.start()
+        var delivered: [HTTP2Frame] = []
+        var bytes = FrameBytes()
+        var input = FrameBytes.preface
+        var settings = FrameBytes.settings([(4, 0)])  // every stream window starts at 0
+        var ack = FrameBytes.frame(FrameType.settings, flags: FrameFlag.ack)
+        input.writeBuffer(&settings)
+        input.writeBuffer(&ack)
+        for stream in stride(from: Int32(1), through: 99, by: 2) {
+            var request = bytes.headers(stream: stream, FrameBytes.request, endStream: true)
+            input.writeBuffer(&request)
+        }
+        machine.receive(input)
+        while try machine.readNextFrame(into: &delivered) {}
+        for stream in stride(from: 1, through: 99, by: 2) {
+            machine.write(HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .headers(.init(headers: [":status": "400"]))), promise: nil)
+            machine.write(HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .data(.init(data: .byteBuffer(ByteBuffer(string: "{}")), endStream: true))), promise: nil)
+        }
+        _ = machine.takeOutbound()
+        #expect(machine.blockedStreams.count == 50)
+        machine.receive(FrameBytes.windowUpdate(stream: 7, increment: 10))
+        #expect(try machine.readNextFrame(into: &delivered))
+        var decoder = FrameDecoder()
+        decoder.append(machine.takeOutbound().bytes ?? ByteBuffer())
+        var dataOn: [Int32] = []
+        while let (header, _) = try decoder.nextFrame() {
+            if header.type == FrameType.data { dataOn.append(Int32(header.streamID)) }
+        }
+        #expect(dataOn == [7])
+        #expect(machine.blockedStreams.count == 49)
+    }
+
+    @Test func aConnectionErrorAfterAGracefulGoAwayDoesNotRaiseItsLastStream() throws {
+        var machine = try Self.connected(.server)
+        var delivered: [HTTP2Frame] = []
+        machine.write(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: 1, errorCode: .noError, opaqueData: nil)), promise: nil)
+        var bytes = FrameBytes()
+        machine.receive(bytes.headers(stream: 3, FrameBytes.request, endStream: true))
+        while try machine.readNextFrame(into: &delivered) {}
+        _ = machine.takeOutbound()
+        machine.fail(HTTP2ConnectionError(.protocolError, "test"))
+        var decoder = FrameDecoder()
+        decoder.append(machine.takeOutbound().bytes ?? ByteBuffer())
+        let (header, payload) = try #require(try decoder.nextFrame())
+        #expect(header.type == FrameType.goAway)
+        #expect(payload.getInteger(at: payload.readerIndex, as: UInt32.self) == 1)
     }
 }

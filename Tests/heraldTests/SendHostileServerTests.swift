@@ -59,7 +59,7 @@ struct SendHostileServerTests {
         #expect(output.status != 0)
         #expect(elapsed < .seconds(15), "took \(elapsed)")
         #expect(server.accepted <= 10, "\(server.accepted) connections")
-        #expect(output.stdout.contains("connect") || output.stdout.contains("window"), "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("window went above 2^31-1"), "\(output.stdout)\(output.stderr)")
     }
 
     @Test func goAwayOnEveryConnectionEndsAfterAFewBackedOffTries() async throws {

@@ -277,7 +277,10 @@ final class APNsClientHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A broken connection (TLS refused, garbage): say why to whoever waits for it to be
         // ready, then close it, which fails what is pending.
-        if brokenBecause == nil { brokenBecause = "\(error)" }
+        if brokenBecause == nil {
+            brokenBecause = "\(error)"
+            status.update { $0.brokenBecause = "\(error)" }
+        }
         settleReady(APNsClientError.connectionFailed("\(error)"))
         context.close(promise: nil)
     }

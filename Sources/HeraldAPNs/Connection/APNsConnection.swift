@@ -44,6 +44,9 @@ final class APNsConnection: Sendable {
 
     let channel: any Channel
     let status: ConnectionStatus
+    /// When the connection was ready: one lost soon after without answering anything counts as
+    /// a failed connect for the pool's back-off.
+    let openedAt = ContinuousClock.now
     private let handler: NIOLoopBound<APNsClientHandler>
     private let inFlightCount = Atomic<Int>(0)
     /// Requests started from other threads; the event loop takes them all in one turn.
@@ -81,7 +84,7 @@ final class APNsConnection: Sendable {
         if let last = snapshot.goAwayLastStreamID {
             return "\(host):\(port): the server said GOAWAY (last stream \(last)\(snapshot.goAwayReason.map { ", \($0)" } ?? "")) as soon as the connection opened"
         }
-        return "\(host):\(port): the server closed the connection as soon as it opened"
+        return "\(host):\(port): the connection closed as soon as it opened" + (snapshot.brokenBecause.map { " (\($0))" } ?? "")
     }
 
     /// Connects, negotiates TLS and ALPN h2 (or HTTP/2 with prior knowledge in cleartext).

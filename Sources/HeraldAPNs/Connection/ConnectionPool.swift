@@ -28,28 +28,41 @@ final class ConnectionPool: Sendable {
         var isShutDown = false
         /// Connections taken out of use (GOAWAY, closed); shutdown closes any still open.
         var retired: [APNsConnection] = []
-        /// Connects in a row that failed, or whose connection was lost before it answered a
-        /// request: the next connect waits longer for each (``connectBackoff``).
+        /// Connects in a row that failed, or whose connection was lost soon after it opened
+        /// without answering anything: the next connect waits longer for each
+        /// (``connectBackoff``).
         var connectFailures = 0
 
-        /// Takes connections that are closing or closed out of use, noting those that never
-        /// answered anything (a server that says GOAWAY or breaks the protocol at once).
+        /// Takes connections that are closing or closed out of use, noting those lost within
+        /// ``shortLivedConnection`` that never answered (a server that says GOAWAY or breaks
+        /// the protocol at once). A connection closed after idling is no failure.
         mutating func retireUnusable() {
             guard connections.contains(where: { !$0.isUsable }) else { return }
+            let now = ContinuousClock.now
             for connection in connections where !connection.isUsable {
                 retired.append(connection)
-                connectFailures = connection.status.hasAnswered ? 0 : connectFailures + 1
+                if connection.status.hasAnswered {
+                    connectFailures = 0
+                } else if now - connection.openedAt < ConnectionPool.shortLivedConnection {
+                    connectFailures += 1
+                }
             }
             connections.removeAll { !$0.isUsable }
         }
     }
 
+    /// A connection lost sooner than this after it opened, with no answer, counts as a failed
+    /// connect.
+    static let shortLivedConnection = Duration.seconds(2)
+
     /// The wait before a connect after `failures` failed ones in a row: none after none, then
-    /// 100 ms doubling up to 5 s, so a server that refuses or drops every connection at once
+    /// 100 ms doubling up to 5 s (less up to half, at random), so a server that refuses or drops every connection at once
     /// is not reconnected to in a tight loop.
     static func connectBackoff(after failures: Int) -> Duration {
         guard failures > 0 else { return .zero }
-        return min(.milliseconds(100) * (1 << min(failures - 1, 6)), .seconds(5))
+        let bound = min(.milliseconds(100) * (1 << min(failures - 1, 6)), .seconds(5))
+        // Between half the bound and the bound: clients that failed together do not retry in step.
+        return bound * Double.random(in: 0.5...1)
     }
 
     private let state = Mutex(State())

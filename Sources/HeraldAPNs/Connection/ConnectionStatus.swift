@@ -11,6 +11,8 @@ final class ConnectionStatus: Sendable {
         /// The server's SETTINGS_MAX_CONCURRENT_STREAMS (1 until a token connection is unlocked).
         var maxConcurrentStreams: Int?
         var closed = false
+        /// Why the connection broke, when a layer below said (a protocol error, TLS).
+        var brokenBecause: String?
     }
 
     private let state = Mutex(Snapshot())
