@@ -89,6 +89,7 @@ public final class Sandbox: Sendable {
                         channel.close(promise: nil)
                         return
                     }
+                    let connection = ObjectIdentifier(channel)
                     channel.closeFuture.whenComplete { _ in registry.remove(channel) }
                     let pipeline = channel.pipeline.syncOperations
                     if let tlsContext {
@@ -106,7 +107,8 @@ public final class Sandbox: Sendable {
                     ))
                     try pipeline.addHandler(APNsConnectionHandler(
                         evaluator: evaluator, authentication: ConnectionAuthentication(),
-                        maxConcurrentStreams: maxStreams, idleTimeout: idleTimeout, onRequest: onRequest
+                        maxConcurrentStreams: maxStreams, idleTimeout: idleTimeout,
+                        onFirstRequest: { registry.markActive(connection) }, onRequest: onRequest
                     ))
                 }
             }
@@ -210,20 +212,4 @@ public final class Sandbox: Sendable {
         tls.certificateVerification = .optionalVerification
         return (try NIOSSLContext(configuration: tls), certificatePath)
     }
-}
-
-/// Tracks open connections so shutdown can say GOAWAY to each.
-final class ConnectionRegistry: Sendable {
-    private let connections = Mutex<[ObjectIdentifier: any Channel]>([:])
-    var all: [any Channel] { connections.withLock { Array($0.values) } }
-    var count: Int { connections.withLock { $0.count } }
-    /// Adds a connection, unless `limit` are open already.
-    func add(_ channel: any Channel, limit: Int = .max) -> Bool {
-        connections.withLock { connections in
-            guard connections.count < limit else { return false }
-            connections[ObjectIdentifier(channel)] = channel
-            return true
-        }
-    }
-    func remove(_ channel: any Channel) { _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
 }

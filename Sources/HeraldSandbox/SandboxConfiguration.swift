@@ -36,7 +36,8 @@ public struct SandboxConfiguration: Sendable {
     public var burstWindow: TimeInterval
     /// A connection without requests for this long is closed with GOAWAY `IdleTimeout`; `nil` never.
     public var idleTimeout: TimeInterval?
-    /// Connections open at once; one more is closed as soon as it is accepted.
+    /// Connections open at once. At the limit a new connection replaces the oldest one that has
+    /// not sent a request yet, or is closed as soon as it is accepted if there is none.
     public var maxConnections: Int
     /// The longest a new connection may take to finish its TLS handshake and send the HTTP/2
     /// preface and SETTINGS.

@@ -72,7 +72,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(help: "Close connections idle this many seconds with GOAWAY IdleTimeout (0: never).")
     var idleTimeout = 600.0
 
-    @Option(help: "Connections open at once; more are closed as soon as they are accepted.")
+    @Option(help: "Connections open at once; at the limit a new one replaces the oldest that has sent no request, or is closed.")
     var maxConnections = 1024
 
     @Option(help: "Seconds a new connection has for its TLS handshake and HTTP/2 preface and SETTINGS.")

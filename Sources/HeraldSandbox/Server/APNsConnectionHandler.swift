@@ -40,6 +40,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let maxConcurrentStreams: Int
     private let idleTimeout: TimeAmount?
     private let onRequest: (@Sendable (SandboxRequestLog) -> Void)?
+    /// Called once, when the connection's first request ends (the registry stops counting it
+    /// among the connections that do nothing).
+    private var onFirstRequest: (() -> Void)?
     private var streams: [HTTP2StreamID: PendingStream] = [:]
     /// The sum of the open streams' ``PendingStream/buffered``.
     private var bufferedBytes = 0
@@ -56,8 +59,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     init(
         evaluator: RequestEvaluator, authentication: ConnectionAuthentication, maxConcurrentStreams: Int,
-        idleTimeout: TimeAmount?, onRequest: (@Sendable (SandboxRequestLog) -> Void)?
+        idleTimeout: TimeAmount?, onFirstRequest: (() -> Void)? = nil, onRequest: (@Sendable (SandboxRequestLog) -> Void)?
     ) {
+        self.onFirstRequest = onFirstRequest
         self.evaluator = evaluator
         self.authentication = authentication
         self.maxConcurrentStreams = maxConcurrentStreams
@@ -158,6 +162,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         guard !closing, var stream = streams[streamID], !stream.answered else { return }
         stream.answered = true
         forget(streamID)
+        if let first = onFirstRequest {
+            onFirstRequest = nil
+            first()
+        }
         resetIdleTimer(context: context)
         let request = SandboxRequest(method: stream.method, path: stream.path, headers: stream.headers, authorization: stream.authorization, body: stream.body)
         let response = evaluator.evaluate(request, connection: authentication)
