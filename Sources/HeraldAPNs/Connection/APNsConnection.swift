@@ -94,6 +94,7 @@ final class APNsConnection: Sendable {
     ) async throws(APNsClientError) -> APNsConnection {
         let status = ConnectionStatus()
         let serverHostname = host.isIPAddress ? nil : host
+        let deadline = ContinuousClock.now + connectTimeout
         do {
             let (channel, handler) = try await ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(connectTimeout))
@@ -115,8 +116,9 @@ final class APNsConnection: Sendable {
                         return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                     }
                 }
-            // Wait for the server's SETTINGS so the first requests respect its stream limit.
-            let wait = TimeAmount(connectTimeout)
+            // Wait for the server's SETTINGS so the first requests respect its stream limit, for
+            // what is left of the connect timeout (it bounds TCP, TLS and SETTINGS together).
+            let wait = TimeAmount(max(deadline - .now, .milliseconds(1)))
             try await channel.eventLoop.flatSubmit {
                 channel.eventLoop.assumeIsolated().scheduleTask(in: wait) {
                     handler.value.settleReady(APNsClientError.connectionFailed("\(host):\(port): no HTTP/2 settings within the connect timeout"))
