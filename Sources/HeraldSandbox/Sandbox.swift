@@ -145,14 +145,10 @@ public final class Sandbox: Sendable {
         try? await serverChannel.close()
         try? await adminChannel?.close()
         let open = connections.all
-        for channel in open {
-            channel.pipeline.fireUserInboundEventTriggered(SandboxShutdownEvent())
-        }
-        // Connections get the grace period to finish, then are closed whatever they wait for
-        // (a peer that does not read, a TLS handshake never finished).
+        // Connections get the grace period to finish, then are closed whatever they wait for.
         let grace = TimeAmount.nanoseconds(Int64(configuration.shutdownGrace * 1_000_000_000))
         for channel in open {
-            channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+            channel.pipeline.fireUserInboundEventTriggered(SandboxShutdownEvent(grace: grace))
         }
         for channel in open {
             _ = try? await channel.closeFuture.get()

@@ -215,18 +215,30 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// Sends GOAWAY with the JSON reason APNs uses, naming the highest stream opened so far as the
     /// last one processed: those still waiting for their body are answered, later ones are not,
-    /// and the connection closes once nothing is left (or after a grace period).
-    func goAway(_ reason: APNsReason, context: ChannelHandlerContext) {
-        guard !closing, goAwayLastStreamID == nil else { return }
+    /// and the connection closes once nothing is left, or after `grace` whatever it still waits
+    /// for (a peer that does not read, a TLS handshake never finished). At shutdown while
+    /// already going away, the shutdown's grace replaces the one running.
+    func goAway(_ reason: APNsReason, grace: TimeAmount = goAwayGrace, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        if goAwayLastStreamID != nil {
+            guard reason == .shutdown else { return }
+            graceTimer?.cancel()
+            graceTimer = closeAfter(grace, context: context)
+            return
+        }
         goAwayLastStreamID = highestStreamID
         let body = context.channel.allocator.buffer(bytes: APNsErrorBody(reason: reason).serialized)
         let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: body))
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
-        graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.goAwayGrace) { [self] in
+        graceTimer = closeAfter(grace, context: context)
+        closeIfDrained(context: context)
+    }
+
+    private func closeAfter(_ grace: TimeAmount, context: ChannelHandlerContext) -> Scheduled<Void> {
+        context.eventLoop.assumeIsolated().scheduleTask(in: grace) { [self] in
             closing = true
             context.close(promise: nil)
         }
-        closeIfDrained(context: context)
     }
 
     /// How long streams named by a GOAWAY may take to finish before the connection closes anyway.
@@ -247,8 +259,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case TLSUserEvent.handshakeCompleted = event {
             adoptClientCertificate(context: context)
-        } else if event is SandboxShutdownEvent {
-            goAway(.shutdown, context: context)
+        } else if let shutdown = event as? SandboxShutdownEvent {
+            goAway(.shutdown, grace: shutdown.grace, context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -277,4 +289,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 }
 
 /// Sent down every open APNs connection when the sandbox shuts down: GOAWAY `Shutdown`.
-struct SandboxShutdownEvent: Sendable {}
+struct SandboxShutdownEvent: Sendable {
+    /// How long the connection may take to finish what it has before it is closed anyway.
+    var grace: TimeAmount
+}
