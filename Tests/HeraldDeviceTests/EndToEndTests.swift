@@ -14,8 +14,9 @@ final class RecordingDelegate: NotificationDelegate {
 
     func willPresent(_ notification: DeliveredNotification) -> PresentationOptions? { [.banner, .list, .sound] }
 
-    func didReceive(_ response: NotificationResponse) {
+    func didReceive(_ response: NotificationResponse) async -> Bool {
         responses.withLock { $0.append(response) }
+        return true
     }
 }
 

@@ -12,7 +12,7 @@ public enum ContentExtensionAnswer: String, Sendable, Equatable, CaseIterable {
 public protocol NotificationContentExtension: Sendable {
     /// `didReceive(_:completionHandler:)` for an action tapped while the extension's view is
     /// shown; `nil` means the extension does not implement it (the action goes to the app).
-    func didReceive(_ response: NotificationResponse) -> ContentExtensionAnswer?
+    func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer?
 }
 
 /// A content extension with fixed answers per action identifier, for scenarios.
@@ -27,7 +27,7 @@ public struct ScriptedContentExtension: NotificationContentExtension {
         self.otherwise = otherwise
     }
 
-    public func didReceive(_ response: NotificationResponse) -> ContentExtensionAnswer? {
+    public func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer? {
         answers[response.actionIdentifier] ?? otherwise
     }
 }

@@ -6,17 +6,18 @@ import HeraldCore
 public protocol NotificationDelegate: Sendable {
     /// `userNotificationCenter(_:willPresent:)` for a notification arriving while the app is in
     /// the foreground. `nil` means the app does not implement it: nothing is shown.
-    func willPresent(_ notification: DeliveredNotification) -> PresentationOptions?
-    /// `userNotificationCenter(_:didReceive:)`: the user acted on a notification.
-    func didReceive(_ response: NotificationResponse)
+    func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions?
+    /// `userNotificationCenter(_:didReceive:)`: the user acted on a notification. Returns false
+    /// when the app does not implement it.
+    func didReceive(_ response: NotificationResponse) async -> Bool
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` for a push with
-    /// `content-available: 1`.
-    func didReceiveRemoteNotification(_ userInfo: JSONObject)
+    /// `content-available: 1`. Returns false when the app does not implement it.
+    func didReceiveRemoteNotification(_ userInfo: JSONObject) async -> Bool
 }
 
 extension NotificationDelegate {
-    public func didReceive(_ response: NotificationResponse) {}
-    public func didReceiveRemoteNotification(_ userInfo: JSONObject) {}
+    public func didReceive(_ response: NotificationResponse) async -> Bool { true }
+    public func didReceiveRemoteNotification(_ userInfo: JSONObject) async -> Bool { true }
 }
 
 /// A delegate whose `willPresent` answers fixed options (or is not implemented), for scenarios.
@@ -28,7 +29,7 @@ public struct ScriptedDelegate: NotificationDelegate {
         self.foregroundOptions = foregroundOptions
     }
 
-    public func willPresent(_ notification: DeliveredNotification) -> PresentationOptions? {
+    public func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions? {
         foregroundOptions
     }
 }

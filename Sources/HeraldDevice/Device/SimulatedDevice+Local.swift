@@ -3,7 +3,7 @@ import Foundation
 extension SimulatedDevice {
     /// Schedules a local notification for an app (`UNUserNotificationCenter.add`). A refused
     /// request is in the transcript and the error is thrown.
-    public func add(_ request: NotificationRequest, app: String) throws {
+    public func add(_ request: NotificationRequest, app: String) async throws {
         var installed = try installed(app)
         let dropped: [NotificationRequest]
         do {
@@ -16,7 +16,7 @@ extension SimulatedDevice {
         if request.trigger == nil {
             record(.localScheduled, app: app, notification: request.identifier, "added without a trigger: delivered now")
             let delivered = DeliveredNotification(request: request, date: now, source: .local, userInfo: request.content.userInfo)
-            present(delivered, app: app, at: now)
+            await present(delivered, app: app, at: now)
             return
         }
         let next = installed.center.pending.first { $0.request.identifier == request.identifier }?.nextFireDate
@@ -46,8 +46,29 @@ extension SimulatedDevice {
         }
     }
 
+    /// Removes every pending request (`removeAllPendingNotificationRequests`).
+    public func removeAllPending(app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        let count = installed.center.pending.count
+        installed.center.removeAllPending()
+        apps[app] = installed
+        record(.localRemoved, app: app, details: ["count": String(count)], "all \(count) pending requests removed")
+    }
+
+    /// Removes notifications from the notification list and the screen
+    /// (`removeDeliveredNotifications(withIdentifiers:)`); `nil` removes them all.
+    public func removeDelivered(_ identifiers: [String]?, app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        let removing = identifiers.map(Set.init) ?? Set(installed.center.delivered.map(\.request.identifier))
+        installed.center.removeDelivered(identifiers: Array(removing))
+        apps[app] = installed
+        shown.removeAll { $0.app == app && removing.contains($0.identifier) }
+        record(.dismissed, app: app, details: ["sent": "false", "by": "app", "count": String(removing.count)],
+               "the app removed \(removing.count) delivered notification\(removing.count == 1 ? "" : "s")")
+    }
+
     /// Moves the virtual clock forward, firing every local notification due on the way, in order.
-    public func advance(by seconds: TimeInterval) {
+    public func advance(by seconds: TimeInterval) async {
         let end = now.addingTimeInterval(seconds)
         var fired: [(date: Date, app: String, request: NotificationRequest)] = []
         for id in apps.keys.sorted() {
@@ -61,7 +82,7 @@ extension SimulatedDevice {
             now = item.date
             record(.localFired, app: item.app, notification: item.request.identifier, "local notification fired")
             let delivered = DeliveredNotification(request: item.request, date: item.date, source: .local, userInfo: item.request.content.userInfo)
-            present(delivered, app: item.app, at: item.date)
+            await present(delivered, app: item.app, at: item.date)
         }
         now = end
     }

@@ -5,7 +5,7 @@ extension SimulatedDevice {
     /// Presents a delivered notification (local or remote): resolves its category and content
     /// extension, checks its interruption level, asks the delegate in the foreground, applies the
     /// user's settings, sets the badge, plays the sound and shows it.
-    func present(_ delivered: DeliveredNotification, app id: String, at time: Date) {
+    func present(_ delivered: DeliveredNotification, app id: String, at time: Date) async {
         guard var installed = apps[id] else { return }
         let identifier = delivered.identifier
         let content = delivered.content
@@ -51,7 +51,11 @@ extension SimulatedDevice {
                      "not shown: the app is in the foreground and set no UNUserNotificationCenter delegate, so iOS presents nothing")
                 return
             }
-            guard let chosen = delegate.willPresent(delivered) else {
+            let answer = await delegate.willPresent(delivered)
+            // The delegate may have used the app's notification center meanwhile.
+            guard let current = apps[id] else { return }
+            installed = current
+            guard let chosen = answer else {
                 note(.willPresent, ["implemented": "false"], "the delegate does not implement willPresent")
                 note(.notPresented, ["reason": "foreground"], "not shown: the app is in the foreground and willPresent is not implemented")
                 return

@@ -17,7 +17,7 @@ extension SimulatedDevice {
         if let collapseID = headers.collapseID { details["collapse-id"] = collapseID }
         record(.received, app: id, notification: identifier, details: details, "push received for \(installed.bundle.displayName)")
 
-        if aps.contentAvailable { wake(id, userInfo: payload.json, notification: identifier) }
+        if aps.contentAvailable { await wake(id, userInfo: payload.json, notification: identifier) }
         let visible = aps.alert?.hasVisibleContent ?? false
         guard visible || aps.badge != nil || aps.sound != nil else {
             if !aps.contentAvailable {
@@ -54,13 +54,13 @@ extension SimulatedDevice {
         }
         request.content.attachments = validateAttachments(request.content.attachments, app: id, notification: identifier, at: shownAt)
         let delivered = DeliveredNotification(request: request, date: shownAt, source: .remote(apnsID: headers.apnsID), userInfo: payload.json)
-        present(delivered, app: id, at: shownAt)
+        await present(delivered, app: id, at: shownAt)
         return identifier
     }
 
     /// `content-available: 1`: the app gets `didReceiveRemoteNotification` (launched in the
     /// background if it is not running, unless the user force-quit it).
-    private func wake(_ id: String, userInfo: JSONObject, notification: String) {
+    private func wake(_ id: String, userInfo: JSONObject, notification: String) async {
         guard var installed = apps[id] else { return }
         switch installed.state {
         case .foreground:
@@ -82,7 +82,11 @@ extension SimulatedDevice {
                    "the app has no delegate for didReceiveRemoteNotification; the push is not handled")
             return
         }
-        delegate.didReceiveRemoteNotification(userInfo)
+        guard await delegate.didReceiveRemoteNotification(userInfo) else {
+            record(.didReceiveRemoteNotification, app: id, notification: notification, details: ["implemented": "false"],
+                   "the app delegate does not implement application(_:didReceiveRemoteNotification:fetchCompletionHandler:); the push is not handled")
+            return
+        }
         record(.didReceiveRemoteNotification, app: id, notification: notification, details: ["state": installed.state.rawValue],
                "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) called (app \(installed.state.rawValue))")
     }

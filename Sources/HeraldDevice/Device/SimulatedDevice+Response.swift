@@ -21,7 +21,7 @@ extension SimulatedDevice {
 
     /// The user taps the notification (`action: nil`, the default action) or one of its action
     /// buttons, typing `text` for a text-input action.
-    public func tap(_ identifier: String, action: String? = nil, text: String? = nil) throws(DeviceError) {
+    public func tap(_ identifier: String, action: String? = nil, text: String? = nil) async throws(DeviceError) {
         guard let index = shown.lastIndex(where: { $0.identifier == identifier }) else { throw .noSuchNotification(identifier) }
         let item = shown[index]
         var userText: String?
@@ -50,30 +50,30 @@ extension SimulatedDevice {
 
         if action != nil, item.expanded, let contentExtension = item.contentExtension,
            let handler = apps[item.app]?.contentExtensionHandlers[contentExtension.extensionName],
-           let answer = handler.didReceive(response) {
+           let answer = await handler.didReceive(response) {
             record(.contentExtensionResponse, app: item.app, notification: identifier, details: ["action": actionIdentifier, "answer": answer.rawValue],
                    "\(contentExtension.extensionName) handled \(actionIdentifier) and answered \(answer.rawValue)")
             switch answer {
             case .doNotDismiss:
                 return
             case .dismiss:
-                removeShown(at: index)
+                removeShown(item)
                 return
             case .dismissAndForward:
                 break
             }
         }
-        removeShown(at: index)
+        removeShown(item)
         let launchesForeground = action == nil || definition?.options.contains(.foreground) == true
-        deliverResponse(response, app: item.app, foreground: launchesForeground)
+        await deliverResponse(response, app: item.app, foreground: launchesForeground)
     }
 
     /// The user clears the notification. The app hears of it only when the category has the
     /// `customDismissAction` option.
-    public func dismiss(_ identifier: String) throws(DeviceError) {
+    public func dismiss(_ identifier: String) async throws(DeviceError) {
         guard let index = shown.lastIndex(where: { $0.identifier == identifier }) else { throw .noSuchNotification(identifier) }
         let item = shown[index]
-        removeShown(at: index)
+        removeShown(item)
         guard item.category?.options.contains(.customDismissAction) == true else {
             record(.dismissed, app: item.app, notification: identifier, details: ["sent": "false"],
                    "dismissed; the app is not told (its category lacks the customDismissAction option)")
@@ -81,18 +81,19 @@ extension SimulatedDevice {
         }
         record(.dismissed, app: item.app, notification: identifier, details: ["sent": "true"], "dismissed; customDismissAction sends it to the app")
         let response = NotificationResponse(notification: item.notification, actionIdentifier: NotificationAction.dismissActionIdentifier)
-        deliverResponse(response, app: item.app, foreground: false)
+        await deliverResponse(response, app: item.app, foreground: false)
     }
 
-    private func removeShown(at index: Int) {
-        let item = shown.remove(at: index)
+    /// Takes a notification off the screen and out of the app's delivered list.
+    private func removeShown(_ item: ShownNotification) {
+        shown.removeAll { $0.identifier == item.identifier && $0.app == item.app }
         guard var installed = apps[item.app] else { return }
         installed.center.removeDelivered(identifiers: [item.identifier])
         apps[item.app] = installed
     }
 
     /// Launches or brings the app forward as the action asks, then calls `didReceive`.
-    private func deliverResponse(_ response: NotificationResponse, app id: String, foreground: Bool) {
+    private func deliverResponse(_ response: NotificationResponse, app id: String, foreground: Bool) async {
         guard var installed = apps[id] else { return }
         let identifier = response.notification.identifier
         if foreground {
@@ -123,7 +124,11 @@ extension SimulatedDevice {
                    "the app set no notification delegate, so the response to \(response.actionIdentifier) is lost")
             return
         }
-        delegate.didReceive(response)
+        guard await delegate.didReceive(response) else {
+            record(.didReceive, app: id, notification: identifier, details: details.merging(["implemented": "false"]) { $1 },
+                   "the notification delegate does not implement userNotificationCenter(_:didReceive:withCompletionHandler:), so the response to \(response.actionIdentifier) is lost")
+            return
+        }
         record(.didReceive, app: id, notification: identifier, details: details,
                "userNotificationCenter(_:didReceive:) with \(response.actionIdentifier)" + (response.userText.map { " and text \"\($0)\"" } ?? ""))
     }

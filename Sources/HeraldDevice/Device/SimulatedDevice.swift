@@ -136,6 +136,48 @@ public actor SimulatedDevice {
         apps[app] = installed
     }
 
+    /// The app's registered categories (`getNotificationCategories`).
+    public func categories(_ app: String) throws(DeviceError) -> [NotificationCategory] { try installed(app).center.categories }
+
+    /// Sets the app's notification delegate (`UNUserNotificationCenter.delegate`); `nil` removes it.
+    public func setDelegate(_ delegate: (any NotificationDelegate)?, app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        installed.delegate = delegate
+        apps[app] = installed
+    }
+
+    /// Replaces the code of the app's service extension (declaring one in the bundle if it has
+    /// none), as a developer's own `UNNotificationServiceExtension` subclass does.
+    public func setServiceExtension(_ serviceExtension: any NotificationServiceExtension, app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        if installed.bundle.serviceExtension == nil {
+            installed.bundle.extensions.append(.serviceExtension(userActivityTypes: installed.bundle.userActivityTypes))
+        }
+        installed.serviceExtension = serviceExtension
+        apps[app] = installed
+    }
+
+    /// Replaces the code of the content extension in the bundle's folder `name` (under `PlugIns`).
+    public func setContentExtension(_ contentExtension: any NotificationContentExtension, named name: String, app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        guard installed.bundle.contentExtensions.contains(where: { $0.name == name }) else {
+            let names = installed.bundle.contentExtensions.map(\.name)
+            throw .invalid("the app has no content extension named \"\(name)\"; "
+                + (names.isEmpty ? "it ships none" : "it ships \(names.joined(separator: ", "))"))
+        }
+        installed.contentExtensionHandlers[name] = contentExtension
+        apps[app] = installed
+    }
+
+    /// Sets the number on the app's icon (`setBadgeCount`); a negative count is refused.
+    public func setBadge(_ count: Int, app: String) throws(DeviceError) {
+        var installed = try installed(app)
+        guard count >= 0 else { throw .invalid("a badge count cannot be negative; it is \(count)") }
+        installed.badge = count
+        apps[app] = installed
+        record(.badge, app: app, details: ["badge": String(count), "source": "app"], count == 0 ? "the app cleared its badge" : "the app set its badge to \(count)")
+    }
+
     /// The number on the app's icon.
     public func badge(_ app: String) throws(DeviceError) -> Int { try installed(app).badge }
 

@@ -11,9 +11,17 @@ public protocol NotificationServiceExtension: Sendable {
     func didReceive(_ context: ServiceExtensionContext) async
     /// Called once the 30 s are up and `contentHandler` was not called in time.
     func serviceExtensionTimeWillExpire(_ context: ServiceExtensionContext)
+    /// `nil` for an extension that measures its work in virtual time (``ServiceExtensionContext/spend(_:)``,
+    /// ``ServiceExtensionContext/download(_:)``) and is done when `didReceive` returns. A number
+    /// for the developer's own code, which works in real time and may call its content handler
+    /// after `didReceive` returned (from a download's completion handler): each real second
+    /// counts for this many virtual seconds, and the 30 s end after `30 / scale` real seconds.
+    var virtualSecondsPerRealSecond: Double? { get }
 }
 
 extension NotificationServiceExtension {
+    public var virtualSecondsPerRealSecond: Double? { nil }
+
     /// What Xcode's template does: deliver the best attempt.
     public func serviceExtensionTimeWillExpire(_ context: ServiceExtensionContext) {
         context.contentHandler(context.bestAttemptContent)

@@ -23,7 +23,16 @@ public final class ServiceExtensionContext: Sendable {
         var elapsed = 0.0
         var log: [(at: Double, message: String)] = []
         var acceptsDelivery = true
+        var expiring = false
         var onDelivery: (@Sendable () -> Void)?
+        /// Set for an extension working in real time: when it started and the scale.
+        var realClock: (start: ContinuousClock.Instant, scale: Double)?
+
+        /// Virtual seconds used: what was spent, or the scaled real time if that is more.
+        var used: Double {
+            guard let realClock else { return elapsed }
+            return max(elapsed, (ContinuousClock.now - realClock.start).inSeconds * realClock.scale)
+        }
     }
 
     private let state: Mutex<State>
@@ -48,7 +57,7 @@ public final class ServiceExtensionContext: Sendable {
     /// Changes the best attempt in place (ignored once the 30 s are up).
     public func updateBestAttempt(_ change: (inout NotificationContent) -> Void) {
         state.withLock { state in
-            guard state.elapsed <= budget else { return }
+            guard state.used <= budget else { return }
             change(&state.bestAttempt)
         }
     }
@@ -58,14 +67,16 @@ public final class ServiceExtensionContext: Sendable {
     public func contentHandler(_ content: NotificationContent) {
         let notify = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.delivered == nil, state.acceptsDelivery else { return nil }
-            state.delivered = (content, state.elapsed)
+            let used = state.used
+            guard state.expiring || used <= budget else { return nil }
+            state.delivered = (content, min(used, budget))
             return state.onDelivery
         }
         notify?()
     }
 
     /// Virtual seconds used so far.
-    public var elapsed: Double { state.withLock { $0.elapsed } }
+    public var elapsed: Double { state.withLock { $0.used } }
 
     /// Virtual seconds left before `serviceExtensionTimeWillExpire`.
     public var remaining: Double { max(0, budget - elapsed) }
@@ -80,7 +91,7 @@ public final class ServiceExtensionContext: Sendable {
 
     /// Writes a line to the transcript.
     public func log(_ message: String) {
-        state.withLock { $0.log.append(($0.elapsed, message)) }
+        state.withLock { $0.log.append(($0.used, message)) }
     }
 
     /// Downloads a URL, using up the virtual time the download takes.
@@ -116,7 +127,15 @@ public final class ServiceExtensionContext: Sendable {
     /// From now on, deliveries count only through `serviceExtensionTimeWillExpire`.
     func closeDelivery() { state.withLock { $0.acceptsDelivery = false } }
 
-    func openForExpiry() { state.withLock { $0.acceptsDelivery = true } }
+    func openForExpiry() {
+        state.withLock { state in
+            state.acceptsDelivery = true
+            state.expiring = true
+        }
+    }
+
+    /// From now on, real time counts: each real second for `scale` virtual seconds.
+    func startRealClock(scale: Double) { state.withLock { $0.realClock = (ContinuousClock.now, scale) } }
 
     func onDelivery(_ notify: @escaping @Sendable () -> Void) { state.withLock { $0.onDelivery = notify } }
 }

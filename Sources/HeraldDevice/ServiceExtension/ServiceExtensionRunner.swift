@@ -20,7 +20,13 @@ struct ServiceExtensionRunner: Sendable {
     var realTimeLimit: Duration
 
     func run(_ serviceExtension: any NotificationServiceExtension, context: ServiceExtensionContext) async -> Outcome {
-        let task = await waitForAnswer(serviceExtension, context: context)
+        var limit = realTimeLimit
+        if let scale = serviceExtension.virtualSecondsPerRealSecond {
+            context.startRealClock(scale: scale)
+            limit = .milliseconds(Int64((context.budget / scale * 1000).rounded(.up)))
+        }
+        let task = await waitForAnswer(serviceExtension, context: context, limit: limit,
+                                       returningEnds: serviceExtension.virtualSecondsPerRealSecond == nil)
         if let delivered = context.delivered, delivered.at <= context.budget {
             return .finished(delivered.content, seconds: delivered.at)
         }
@@ -33,10 +39,12 @@ struct ServiceExtensionRunner: Sendable {
         return .original
     }
 
-    /// Returns once the extension delivers, returns from `didReceive`, or the real-time limit passes.
-    private func waitForAnswer(_ serviceExtension: any NotificationServiceExtension, context: ServiceExtensionContext) async -> Task<Void, Never> {
+    /// Returns once the extension delivers, returns from `didReceive` (when `returningEnds`), or
+    /// the real-time limit passes.
+    private func waitForAnswer(
+        _ serviceExtension: any NotificationServiceExtension, context: ServiceExtensionContext, limit: Duration, returningEnds: Bool
+    ) async -> Task<Void, Never> {
         let resumed = Mutex(false)
-        let limit = realTimeLimit
         let box = Mutex<Task<Void, Never>?>(nil)
         let guardTask = Mutex<Task<Void, Never>?>(nil)
         defer { guardTask.withLock { $0?.cancel() } }
@@ -51,7 +59,7 @@ struct ServiceExtensionRunner: Sendable {
             context.onDelivery(resume)
             let work = Task {
                 await serviceExtension.didReceive(context)
-                resume()
+                if returningEnds { resume() }
             }
             box.withLock { $0 = work }
             let timer = Task {
