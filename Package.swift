@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HeraldSandbox", targets: ["HeraldSandbox"]),
         .library(name: "HeraldAPNs", targets: ["HeraldAPNs"]),
         .library(name: "HeraldDevice", targets: ["HeraldDevice"]),
+        .library(name: "HeraldUserNotifications", targets: ["HeraldUserNotifications"]),
         .library(name: "HeraldStore", targets: ["HeraldStore"]),
         .library(name: "HeraldServer", targets: ["HeraldServer"]),
         .executable(name: "herald", targets: ["herald"]),
@@ -92,6 +93,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ]
+        ),
+        .target(
+            name: "HeraldUserNotifications",
+            dependencies: ["HeraldDevice", "HeraldCore"]
         ),
         .target(
             name: "HeraldStore",

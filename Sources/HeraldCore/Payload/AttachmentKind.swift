@@ -48,6 +48,25 @@ public enum AttachmentKind: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The file extension to save a download of this kind with when nothing more precise is
     /// known (what seed 000's extension does): jpg, mp3, mp4.
+    /// The uniform type identifier iOS reports for a file extension this kind accepts
+    /// (`UNNotificationAttachment.type`), e.g. `public.jpeg`; `nil` for other extensions.
+    public static func uniformTypeIdentifier(forFileExtension fileExtension: String) -> String? {
+        switch fileExtension.lowercased() {
+        case "aif", "aiff": "public.aiff-audio"
+        case "wav": "com.microsoft.waveform-audio"
+        case "mp3": "public.mp3"
+        case "m4a": "public.mpeg-4-audio"
+        case "jpg", "jpeg": "public.jpeg"
+        case "gif": "com.compuserve.gif"
+        case "png": "public.png"
+        case "mpg", "mpeg": "public.mpeg"
+        case "mp2": "public.mpeg-2-video"
+        case "mp4": "public.mpeg-4"
+        case "avi": "public.avi"
+        default: nil
+        }
+    }
+
     public var preferredFileExtension: String {
         switch self {
         case .image: "jpg"

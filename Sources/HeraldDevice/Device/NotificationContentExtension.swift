@@ -10,9 +10,15 @@ public enum ContentExtensionAnswer: String, Sendable, Equatable, CaseIterable {
 
 /// A notification content extension's view controller, as a pluggable handler.
 public protocol NotificationContentExtension: Sendable {
+    /// `didReceive(_ notification:)`: the notification's expanded view opens.
+    func didReceive(_ notification: DeliveredNotification) async
     /// `didReceive(_:completionHandler:)` for an action tapped while the extension's view is
     /// shown; `nil` means the extension does not implement it (the action goes to the app).
     func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer?
+}
+
+extension NotificationContentExtension {
+    public func didReceive(_ notification: DeliveredNotification) async {}
 }
 
 /// A content extension with fixed answers per action identifier, for scenarios.

@@ -6,7 +6,15 @@ extension SimulatedDevice {
     public func add(_ request: NotificationRequest, app: String) async throws {
         var installed = try installed(app)
         let dropped: [NotificationRequest]
-        do {
+        do throws(NotificationCenterError) {
+            switch installed.settings.authorization {
+            case .notDetermined:
+                throw NotificationCenterError.notAllowed("the app has not asked for authorization yet (requestAuthorization)")
+            case .denied:
+                throw NotificationCenterError.notAllowed("the user denied this app notifications")
+            case .authorized, .provisional:
+                break
+            }
             dropped = try installed.center.add(request)
         } catch {
             record(.localRejected, app: app, notification: request.identifier, details: ["error": error.description], "not scheduled: \(error)")

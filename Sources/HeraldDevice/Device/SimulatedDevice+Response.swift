@@ -3,7 +3,7 @@ import Foundation
 extension SimulatedDevice {
     /// The user long-presses the notification: the content extension's view opens (or the
     /// default expanded interface when no extension shows its category).
-    public func expand(_ identifier: String) throws(DeviceError) {
+    public func expand(_ identifier: String) async throws(DeviceError) {
         guard let index = shown.lastIndex(where: { $0.identifier == identifier }) else { throw .noSuchNotification(identifier) }
         shown[index].expanded = true
         let item = shown[index]
@@ -13,6 +13,9 @@ extension SimulatedDevice {
                              "default-content-hidden": String(contentExtension.defaultContentHidden)],
                    "expanded: \(contentExtension.extensionName)'s view opens at height \(contentExtension.initialContentSizeRatio) × width"
                     + (contentExtension.defaultContentHidden ? ", the default title and body hidden" : ", above the default title and body"))
+            if let handler = apps[item.app]?.contentExtensionHandlers[contentExtension.extensionName] {
+                await handler.didReceive(item.notification)
+            }
         } else {
             record(.contentExtension, app: item.app, notification: identifier, details: ["expanded": "true"],
                    "expanded with the system's interface (no content extension shows this category)")

@@ -134,6 +134,9 @@ public actor SimulatedDevice {
         var installed = try installed(app)
         try installed.center.setCategories(categories)
         apps[app] = installed
+        let names = categories.map(\.identifier)
+        record(.categoriesSet, app: app, details: ["categories": names.joined(separator: ",")],
+               names.isEmpty ? "the app registered no categories" : "the app registered categories \(names.joined(separator: ", "))")
     }
 
     /// The app's registered categories (`getNotificationCategories`).
@@ -205,6 +208,11 @@ public actor SimulatedDevice {
 }
 
 extension SimulatedDevice {
+    /// Records what the app's own code did (a call it made, a callback it answered).
+    public func noteAppCode(_ message: String, app: String, notification: String? = nil, details: [String: String] = [:]) {
+        record(.appCode, app: app, notification: notification, details: details, message)
+    }
+
     /// Records that an app registered for remote notifications and got a token.
     public func noteRegistration(app: String, token: String, environment: String, sandbox: URL) {
         record(.registered, app: app, details: ["token": token, "environment": environment],

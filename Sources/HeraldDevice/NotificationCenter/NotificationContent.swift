@@ -14,6 +14,12 @@ public struct NotificationContent: Sendable, Equatable {
     public var categoryIdentifier = ""
     public var threadIdentifier = ""
     public var interruptionLevel: InterruptionLevel = .active
+    /// `target-content-id`: the window or content to bring forward when the notification is opened.
+    public var targetContentIdentifier: String?
+    /// `relevance-score`, 0…1: how the notification is ranked in a summary.
+    public var relevanceScore = 0.0
+    /// `filter-criteria`: the Focus filter the notification matches.
+    public var filterCriteria: String?
     /// Set when a service extension made this a communication notification (seed 003).
     public var communication: CommunicationContext?
 

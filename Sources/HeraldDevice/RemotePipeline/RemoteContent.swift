@@ -38,6 +38,9 @@ public enum RemoteContent {
         content.categoryIdentifier = aps.category ?? ""
         content.threadIdentifier = aps.threadID ?? ""
         content.interruptionLevel = aps.interruptionLevel ?? .active
+        content.targetContentIdentifier = aps.targetContentID
+        content.relevanceScore = aps.relevanceScore ?? 0
+        content.filterCriteria = aps.filterCriteria
         content.userInfo = payload.json
         return (content, notes)
     }

@@ -43,6 +43,9 @@ public struct DeviceEvent: Sendable, Equatable, Codable, CustomStringConvertible
         case contentExtensionResponse = "content-extension-response"
         case dismissed
         case replaced
+        case categoriesSet = "categories-set"
+        /// Something the app's own code did (HeraldUserNotifications).
+        case appCode = "app-code"
     }
 
     /// Virtual time of the step.
