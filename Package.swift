@@ -2,6 +2,21 @@
 import Foundation
 import PackageDescription
 
+/// The seeds' app code ported to Swift (Examples/README.md): written as for iOS, built here against
+/// HeraldUserNotifications in Swift 5 mode, as Xcode builds app targets by default.
+let examples: [Target] = [
+    "XcodeTemplateNotificationService": "XcodeTemplate",
+    "Seed000App": "Seed000App",
+    "Seed000NotificationService": "Seed000NotificationService",
+    "Seed002NotificationService": "Seed002NotificationService",
+    "Seed003NotificationService": "Seed003NotificationService",
+].sorted { $0.key < $1.key }.map { name, folder in
+    .target(
+        name: name, dependencies: ["HeraldUserNotifications"], path: "Examples/\(folder)",
+        swiftSettings: [.swiftLanguageMode(.v5)]
+    )
+}
+
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],
@@ -99,6 +114,14 @@ let package = Package(
             dependencies: ["HeraldDevice", "HeraldCore"]
         ),
         .target(
+            name: "HeraldTestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "HeraldStore",
             dependencies: [
                 "HeraldCore",
@@ -161,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "HeraldDeviceTests",
             dependencies: [
+                "HeraldTestSupport",
                 "HeraldDevice",
                 "HeraldCore",
                 "HeraldSandbox",
@@ -199,6 +223,17 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "HeraldUserNotificationsTests",
+            dependencies: [
+                "HeraldUserNotifications", "HeraldDevice", "HeraldCore", "HeraldSandbox", "HeraldAPNs",
+                "XcodeTemplateNotificationService", "Seed000App", "Seed000NotificationService",
+                "Seed002NotificationService", "Seed003NotificationService", "HeraldTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
             name: "HeraldStoreTests",
             dependencies: ["HeraldStore", "HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
@@ -227,7 +262,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-    ],
+    ] + examples,
     swiftLanguageModes: [.v6]
 )
 

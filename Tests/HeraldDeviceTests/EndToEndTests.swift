@@ -3,6 +3,7 @@ import Foundation
 import HeraldAPNs
 import HeraldCore
 import HeraldDevice
+import HeraldTestSupport
 import HeraldSandbox
 import NIOPosix
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldDevice
+import HeraldTestSupport
 import Testing
 
 /// Plays every scenario in Scenarios/ (the seeds' walk-throughs and the device rules) against

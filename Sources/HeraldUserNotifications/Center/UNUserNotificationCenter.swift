@@ -41,7 +41,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// answer with the decision already made. `.provisional` is granted without asking.
     public func requestAuthorization(options: UNAuthorizationOptions = [], completionHandler: @escaping (Bool, (any Error)?) -> Void) {
         let handler = UncheckedBox(completionHandler)
-        Task { [self] in
+        spawn { [self] in
             do {
                 let granted = try await requestAuthorization(options: options)
                 handler.value(granted, nil)
@@ -75,7 +75,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public func getNotificationSettings(completionHandler: @escaping (UNNotificationSettings) -> Void) {
         let handler = UncheckedBox(completionHandler)
-        Task { [self] in handler.value(await notificationSettings()) }
+        spawn { [self] in handler.value(await notificationSettings()) }
     }
 
     public func notificationSettings() async -> UNNotificationSettings {
@@ -126,7 +126,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public func getPendingNotificationRequests(completionHandler: @escaping ([UNNotificationRequest]) -> Void) {
         let handler = UncheckedBox(completionHandler)
-        Task { [self] in handler.value(await pendingNotificationRequests()) }
+        spawn { [self] in handler.value(await pendingNotificationRequests()) }
     }
 
     public func pendingNotificationRequests() async -> [UNNotificationRequest] {
@@ -149,7 +149,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public func getDeliveredNotifications(completionHandler: @escaping ([UNNotification]) -> Void) {
         let handler = UncheckedBox(completionHandler)
-        Task { [self] in handler.value(await deliveredNotifications()) }
+        spawn { [self] in handler.value(await deliveredNotifications()) }
     }
 
     /// The app's notifications in Notification Center, oldest first.
@@ -186,7 +186,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public func getNotificationCategories(completionHandler: @escaping (Set<UNNotificationCategory>) -> Void) {
         let handler = UncheckedBox(completionHandler)
-        Task { [self] in handler.value(await notificationCategories()) }
+        spawn { [self] in handler.value(await notificationCategories()) }
     }
 
     public func notificationCategories() async -> Set<UNNotificationCategory> {
@@ -226,6 +226,11 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     // MARK: Support
+
+    /// Runs the work behind a completion-handler call; ``SimulatedApp/settle()`` waits for it.
+    private func spawn(_ work: @escaping @Sendable () async -> Void) {
+        if let runtime { runtime.track(work) } else { Task { await work() } }
+    }
 
     private static let detachedError = UNError(
         .notificationsNotAllowed,

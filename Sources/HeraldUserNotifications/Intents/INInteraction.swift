@@ -1,5 +1,12 @@
 import Foundation
 
+/// Whether an interaction came to the user or went from them (Apple's `INInteractionDirection`).
+public enum INInteractionDirection: Int, Sendable {
+    case unspecified = 0
+    case outgoing = 1
+    case incoming = 2
+}
+
 /// An intent the user took part in (Apple's `INInteraction`). Donating a message intent before
 /// `updating(from:)` is what iOS asks of communication notifications.
 public class INInteraction: NSObject, @unchecked Sendable {
@@ -7,6 +14,7 @@ public class INInteraction: NSObject, @unchecked Sendable {
     public let intentResponse: INIntentResponse?
     public var identifier: String?
     public var groupIdentifier: String?
+    public var direction = INInteractionDirection.unspecified
 
     public init(intent: INIntent, response: INIntentResponse?) {
         self.intent = intent

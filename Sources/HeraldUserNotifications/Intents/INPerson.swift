@@ -50,6 +50,21 @@ public class INPerson: NSObject, @unchecked Sendable {
         self.isMe = isMe
         super.init()
     }
+
+    public convenience init(
+        personHandle: INPersonHandle, nameComponents: PersonNameComponents?, displayName: String?, image: INImage?,
+        contactIdentifier: String?, customIdentifier: String?, isMe: Bool, suggestionType: INPersonSuggestionType
+    ) {
+        self.init(personHandle: personHandle, nameComponents: nameComponents, displayName: displayName, image: image,
+                  contactIdentifier: contactIdentifier, customIdentifier: customIdentifier, isMe: isMe)
+    }
+}
+
+/// How the system may suggest a person (Apple's `INPersonSuggestionType`).
+public enum INPersonSuggestionType: Int, Sendable {
+    case none = 0
+    case socialProfile = 1
+    case instantMessageAddress = 2
 }
 
 /// A name as Siri says it (Apple's `INSpeakableString`).
