@@ -228,6 +228,7 @@ let package = Package(
                 "HeraldUserNotifications", "HeraldDevice", "HeraldCore", "HeraldSandbox", "HeraldAPNs",
                 "XcodeTemplateNotificationService", "Seed000App", "Seed000NotificationService",
                 "Seed002NotificationService", "Seed003NotificationService", "HeraldTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

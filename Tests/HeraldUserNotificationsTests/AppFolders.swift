@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldDevice
+import Testing
 
 /// The app folders the tests install (Scenarios/apps).
 enum AppFolders {
@@ -21,3 +22,7 @@ extension SimulatedDevice {
         transcript.filter { $0.kind == kind }
     }
 }
+
+/// Every test that runs app code: serialized, because app code that leaves its task (a
+/// `DispatchQueue.main.async` block, a URLSession callback) reaches the app launched last.
+@Suite(.serialized) enum AppCodeTests {}

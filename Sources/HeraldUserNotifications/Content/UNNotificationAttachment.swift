@@ -25,10 +25,21 @@ public class UNNotificationAttachment: NSObject, @unchecked Sendable {
             let checked = try NotificationAttachment(identifier: identifier, fileURL: URL)
             self.init(checked: checked)
         } catch .invalidAttachment(let problem, let why) {
-            throw UNError(problem.errorCode, why)
+            throw Self.refuse(UNError(problem.errorCode, why), file: URL)
         } catch {
-            throw UNError(.attachmentInvalidURL, error.description)
+            throw Self.refuse(UNError(.attachmentInvalidURL, error.description), file: URL)
         }
+    }
+
+    /// Writes the refusal to the running app's transcript (app code often only logs it).
+    private static func refuse(_ error: UNError, file: URL) -> UNError {
+        if let runtime = AppRuntime.running {
+            runtime.track {
+                await runtime.note("UNNotificationAttachment(identifier:url:options:) threw for \(file.lastPathComponent): \(error.message)",
+                                   details: ["call": "UNNotificationAttachment", "error": "\(error.code)"])
+            }
+        }
+        return error
     }
 
     private init(checked: NotificationAttachment) {

@@ -4,17 +4,18 @@ import HeraldDevice
 /// a notification is expanded, which then gets the actions tapped while it is shown.
 final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sendable {
     let make: () -> any UNNotificationContentExtension
-    let runtime: AppRuntime
+    let app: WeakRuntime
     /// The view controller of the expanded notification.
     private var shown: (identifier: String, controller: any UNNotificationContentExtension)?
     private let lock = NSLock()
 
     init(make: @escaping () -> any UNNotificationContentExtension, runtime: AppRuntime) {
         self.make = make
-        self.runtime = runtime
+        self.app = WeakRuntime(runtime)
     }
 
     func didReceive(_ notification: DeliveredNotification) async {
+        guard let runtime = app.value else { return }
         let controller = make()
         lock.withLock { shown = (notification.identifier, controller) }
         let value = UNNotification(device: notification, app: runtime.bundle)
@@ -22,6 +23,7 @@ final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sen
     }
 
     func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer? {
+        guard let runtime = app.value else { return nil }
         let controller = lock.withLock { shown?.identifier == response.notification.identifier ? shown?.controller : nil } ?? make()
         let box = UncheckedBox(controller)
         let probe = CallProbe()

@@ -7,22 +7,23 @@ import HeraldDevice
 /// at each call, as iOS does.
 struct DelegateBridge: NotificationDelegate {
     let center: UNUserNotificationCenter
-    let runtime: AppRuntime
+    let app: WeakRuntime
 
     func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions? {
+        guard let runtime = app.value else { return nil }
         guard let delegate = center.delegate else {
             await runtime.note("UNUserNotificationCenter has no delegate, so nothing answers willPresent",
                                notification: notification.identifier, details: ["call": "willPresent", "delegate": "none"])
             return nil
         }
-        let app = UncheckedBox(delegate)
+        let appDelegate = UncheckedBox(delegate)
         let probe = CallProbe()
         let value = UNNotification(device: notification, app: runtime.bundle)
         let center = center
         let answer: UNNotificationPresentationOptions? = await runtime.run {
             await probe.run {
                 await CompletionWaiter.wait(timeout: runtime.callbackTimeout) { done in
-                    app.value.userNotificationCenter(center, willPresent: value, withCompletionHandler: done)
+                    appDelegate.value.userNotificationCenter(center, willPresent: value, withCompletionHandler: done)
                 }
             }
         }
@@ -36,15 +37,16 @@ struct DelegateBridge: NotificationDelegate {
     }
 
     func didReceive(_ response: NotificationResponse) async -> Bool {
+        guard let runtime = app.value else { return false }
         guard let delegate = center.delegate else { return false }
-        let app = UncheckedBox(delegate)
+        let appDelegate = UncheckedBox(delegate)
         let probe = CallProbe()
         let value = UNNotificationResponse.make(device: response, app: runtime.bundle)
         let center = center
         let completed: Void? = await runtime.run {
             await probe.run {
                 await CompletionWaiter.wait(timeout: runtime.callbackTimeout) { done in
-                    app.value.userNotificationCenter(center, didReceive: value, withCompletionHandler: { done(()) })
+                    appDelegate.value.userNotificationCenter(center, didReceive: value, withCompletionHandler: { done(()) })
                 }
             }
         }
@@ -57,6 +59,7 @@ struct DelegateBridge: NotificationDelegate {
     }
 
     func didReceiveRemoteNotification(_ userInfo: JSONObject) async -> Bool {
-        await runtime.application.deliverRemoteNotification(userInfo, runtime: runtime)
+        guard let runtime = app.value else { return false }
+        return await runtime.application.deliverRemoteNotification(userInfo, runtime: runtime)
     }
 }

@@ -7,19 +7,20 @@ import Synchronization
 /// transcript.
 final class ServiceExtensionBridge: NotificationServiceExtension {
     let type: UNNotificationServiceExtension.Type
-    let runtime: AppRuntime
+    let app: WeakRuntime
     let virtualSecondsPerRealSecond: Double?
     private let instances = Mutex<[ObjectIdentifier: UncheckedBox<UNNotificationServiceExtension>]>([:])
 
     init(type: UNNotificationServiceExtension.Type, runtime: AppRuntime, virtualSecondsPerRealSecond: Double) {
         self.type = type
-        self.runtime = runtime
+        self.app = WeakRuntime(runtime)
         self.virtualSecondsPerRealSecond = virtualSecondsPerRealSecond
     }
 
     var name: String { String(describing: type) }
 
     func didReceive(_ context: ServiceExtensionContext) async {
+        guard let runtime = app.value else { return }
         let instance = type.init()
         let key = ObjectIdentifier(context)
         instances.withLock { $0[key] = UncheckedBox(instance) }

@@ -73,7 +73,7 @@ public final class SimulatedApp: Sendable {
         let service = serviceExtension.map {
             ServiceExtensionBridge(type: $0, runtime: runtime, virtualSecondsPerRealSecond: extensionTimeScale)
         }
-        await device.install(bundle, settings: settings, state: .foreground, delegate: DelegateBridge(center: runtime.center, runtime: runtime),
+        await device.install(bundle, settings: settings, state: .foreground, delegate: DelegateBridge(center: runtime.center, app: WeakRuntime(runtime)),
                              serviceExtension: service, contentExtensions: contentHandlers)
         runtime.becomeLaunchedLast()
         let app = SimulatedApp(runtime: runtime)
