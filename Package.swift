@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "HeraldAPNs", targets: ["HeraldAPNs"]),
         .library(name: "HeraldDevice", targets: ["HeraldDevice"]),
         .library(name: "HeraldUserNotifications", targets: ["HeraldUserNotifications"]),
+        .library(name: "HeraldKit", targets: ["HeraldKit"]),
         .library(name: "HeraldStore", targets: ["HeraldStore"]),
         .library(name: "HeraldServer", targets: ["HeraldServer"]),
         .executable(name: "herald", targets: ["herald"]),
@@ -114,6 +115,15 @@ let package = Package(
             dependencies: ["HeraldDevice", "HeraldCore"]
         ),
         .target(
+            name: "HeraldKit",
+            dependencies: [
+                "HeraldCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .target(name: "HeraldUserNotifications", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
             name: "HeraldTestSupport",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -169,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldCoreTests",
-            dependencies: ["HeraldCore"]
+            dependencies: ["HeraldCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "HeraldHTTP2Tests",
@@ -227,7 +237,9 @@ let package = Package(
             dependencies: [
                 "HeraldUserNotifications", "HeraldDevice", "HeraldCore", "HeraldSandbox", "HeraldAPNs",
                 "XcodeTemplateNotificationService", "Seed000App", "Seed000NotificationService",
-                "Seed002NotificationService", "Seed003NotificationService", "HeraldTestSupport",
+                "Seed002NotificationService", "Seed003NotificationService", "HeraldTestSupport", "HeraldKit",
+                "HeraldServer", "HeraldStore", "HeraldHTTP1",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -67,6 +67,24 @@ public enum AttachmentKind: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The file extension to save downloaded media with, so iOS takes it for the right kind:
+    /// from the payload's `type` (a kind such as `image`, a media type such as `image/png`, or an
+    /// extension), then the response's Content-Type, then the URL's own extension; `nil` when
+    /// none names a kind iOS shows.
+    public static func fileExtension(type: String?, url: String, contentType: String?) -> String? {
+        let urlExtension = fileExtension(ofURL: url)?.lowercased()
+        for candidate in [type, contentType].compactMap({ $0 }) {
+            guard let kind = Self(mediaType: candidate) else { continue }
+            let lowered = candidate.lowercased()
+            if kind.fileExtensions.contains(lowered) { return lowered }
+            if let subtype = lowered.split(separator: "/").last.map(String.init), kind.fileExtensions.contains(subtype) { return subtype }
+            if let urlExtension, kind.fileExtensions.contains(urlExtension) { return urlExtension }
+            return kind.preferredFileExtension
+        }
+        if let urlExtension, Self(fileExtension: urlExtension) != nil { return urlExtension }
+        return nil
+    }
+
     public var preferredFileExtension: String {
         switch self {
         case .image: "jpg"

@@ -38,7 +38,7 @@ public struct MediaDownloadStep: ServiceExtensionStep {
             context.log("downloading \(urlText) failed: \(error); shown without the attachment")
             return
         }
-        let fileExtension = Self.fileExtension(type: typeText, url: urlText, contentType: media.contentType)
+        let fileExtension = AttachmentKind.fileExtension(type: typeText, url: urlText, contentType: media.contentType)
         let fileName = "\(UUID().uuidString.prefix(8))" + (fileExtension.map { ".\($0)" } ?? "")
         do {
             let fileURL = try context.save(media.data, as: fileName)
@@ -62,21 +62,6 @@ public struct MediaDownloadStep: ServiceExtensionStep {
             guard let url = value?.stringValue, !url.isEmpty else { continue }
             return (path, url, path.contains(".") ? parent?["type"]?.stringValue : nil)
         }
-        return nil
-    }
-
-    /// The file extension to save with: from the payload's type, the URL, then the Content-Type.
-    static func fileExtension(type: String?, url: String, contentType: String?) -> String? {
-        let urlExtension = AttachmentKind.fileExtension(ofURL: url)?.lowercased()
-        for candidate in [type, contentType].compactMap({ $0 }) {
-            guard let kind = AttachmentKind(mediaType: candidate) else { continue }
-            let lowered = candidate.lowercased()
-            if kind.fileExtensions.contains(lowered) { return lowered }
-            if let subtype = lowered.split(separator: "/").last.map(String.init), kind.fileExtensions.contains(subtype) { return subtype }
-            if let urlExtension, kind.fileExtensions.contains(urlExtension) { return urlExtension }
-            return kind.preferredFileExtension
-        }
-        if let urlExtension, AttachmentKind(fileExtension: urlExtension) != nil { return urlExtension }
         return nil
     }
 }

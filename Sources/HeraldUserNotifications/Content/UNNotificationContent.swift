@@ -76,6 +76,12 @@ public class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unch
         }
         let communication = intent.communicationContext
         if let app = fields.app, let refusal = communication.refusal(for: app) {
+            if let runtime = AppRuntime.running {
+                runtime.track {
+                    await runtime.note("content.updating(from: INSendMessageIntent) threw: \(refusal)",
+                                       details: ["call": "updating(from:)", "error": "contentProvidingObjectNotAllowed"])
+                }
+            }
             throw UNError(.contentProvidingObjectNotAllowed, refusal)
         }
         var updated = fields

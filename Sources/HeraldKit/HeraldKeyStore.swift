@@ -1,0 +1,49 @@
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
+import Foundation
+
+/// Where the device's end-to-end encryption key lives: the app makes it and registers its public
+/// half with `herald serve`; the notification service extension reads it to open sealed alerts.
+/// Both processes must see the same store (on iOS, an App Group container).
+public protocol HeraldKeyStore: Sendable {
+    /// The device's key, or `nil` before one was made.
+    func privateKey() throws -> Curve25519.KeyAgreement.PrivateKey?
+    /// Makes and keeps a new key.
+    func makeKey() throws -> Curve25519.KeyAgreement.PrivateKey
+}
+
+extension HeraldKeyStore {
+    /// The key, made on first use.
+    public func existingOrNewKey() throws -> Curve25519.KeyAgreement.PrivateKey {
+        try privateKey() ?? makeKey()
+    }
+}
+
+/// Keeps the key as a file readable only by the app's user (`0600`), in a folder both the app
+/// and its extension can read: on iOS
+/// `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`.
+public struct HeraldFileKeyStore: HeraldKeyStore {
+    public let directory: URL
+    var file: URL { directory.appendingPathComponent("herald-device-key") }
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public func privateKey() throws -> Curve25519.KeyAgreement.PrivateKey? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: Data(contentsOf: file))
+    }
+
+    public func makeKey() throws -> Curve25519.KeyAgreement.PrivateKey {
+        let key = Curve25519.KeyAgreement.PrivateKey()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: file.path, contents: key.rawRepresentation, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+        return key
+    }
+}

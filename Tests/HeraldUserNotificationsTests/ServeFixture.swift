@@ -1,0 +1,79 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP1
+import HeraldServer
+import HeraldStore
+import NIOHTTP1
+import ServiceLifecycle
+import Synchronization
+
+/// `herald serve` in this process: a fresh SQLite file, its in-process sandbox, an app for a
+/// bundle id, and calls to its JSON API.
+final class ServeFixture: Sendable {
+    let server: HeraldServer
+    let port: Int
+    let appKey: String
+    let folder: URL
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    var sandboxAdminURL: URL { URL(string: "http://127.0.0.1:\(server.sandbox!.adminPort!)")! }
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private init(server: HeraldServer, port: Int, appKey: String, folder: URL, group: ServiceGroup, running: Task<Void, any Error>) {
+        self.server = server
+        self.group = group
+        self.port = port
+        self.appKey = appKey
+        self.folder = folder
+        self.running = running
+    }
+
+    static func start(bundleID: String) async throws -> ServeFixture {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-serve-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path)
+        var configuration = ServerConfiguration(port: 0, pollInterval: .milliseconds(20), sandbox: .inProcess(adminPort: 0))
+        configuration.logger.logLevel = .warning
+        let server = try await HeraldServer.start(store: store, configuration: configuration)
+        guard let admin = try await server.bootstrapAdminKey() else { throw Failure("a fresh store already has an admin key") }
+        let port = Mutex<Int?>(nil)
+        let group = ServiceGroup(services: [server.application { bound in port.withLock { $0 = bound } }], logger: configuration.logger)
+        let running = Task { try await group.run() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while port.withLock({ $0 }) == nil {
+            guard ContinuousClock.now < deadline else { throw Failure("herald serve did not start listening within 10 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let bound = port.withLock { $0 }!
+        let (status, answer) = try await HTTP1Exchange.send(
+            method: .POST, host: "127.0.0.1", port: bound, path: "/v1/apps", headers: [("authorization", "Bearer \(admin)")],
+            body: Array(#"{"name": "Test", "bundleId": "\#(bundleID)"}"#.utf8)
+        )
+        guard status == 201 || status == 200, let key = try JSONParser().parse(answer)["apiKey"]?["secret"]?.stringValue else {
+            throw Failure("creating the app answered \(status): \(String(decoding: answer, as: UTF8.self))")
+        }
+        return ServeFixture(server: server, port: bound, appKey: key, folder: folder, group: group, running: running)
+    }
+
+    /// Calls the API with the app's key; returns the status and the JSON answer.
+    func call(_ method: String, _ path: String, body: String = "") async throws -> (status: Int, json: JSONValue?) {
+        let (status, answer) = try await HTTP1Exchange.send(
+            method: .init(rawValue: method), host: "127.0.0.1", port: port, path: path,
+            headers: [("authorization", "Bearer \(appKey)")], body: Array(body.utf8)
+        )
+        return (status, try? JSONParser().parse(answer))
+    }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await running.result
+        try? await server.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
