@@ -57,6 +57,42 @@ extension AppCodeTests {
             try await fixture.stop()
         }
 
+        /// The same app behind `herald serve`: the token is registered with the App Server's API,
+        /// the seed's payload is sent as a message, and the seed's extension shapes what is shown.
+        @Test func aNotificationSentThroughHeraldServeReachesTheSeedsExtension() async throws {
+            let serve = try await ServeFixture.start(bundleID: "com.qishare.demo")
+            let media = try await MediaServer.start()
+            let device = SimulatedDevice()
+            let app = try await SimulatedApp.launch(
+                try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() },
+                serviceExtension: NotificationService.self, sandbox: serve.sandboxAdminURL
+            )
+            let token = try #require(app.deviceToken)
+            let registered = try await serve.call("PUT", "/v1/devices/\(token)", body: #"{"environment": "development", "userId": "qishare"}"#)
+            #expect(registered.status == 200 || registered.status == 201)
+            try await device.setState(.background, app: app.bundle.bundleIdentifier)
+
+            let sent = try await serve.call("POST", "/v1/notifications?wait=true", body: """
+                {"to": {"users": ["qishare"]}, "message": {"title": "Title...", "subtitle": "Subtitle...", "body": "Body...",
+                 "badge": 1, "sound": "default", "category": "QiShareCategoryIdentifier", "mutableContent": true,
+                 "data": {"msgid": "123", "media": {"url": "\(media.baseURL)/photo", "type": "image"}}}}
+                """)
+            #expect(sent.json?["report"]?["sent"]?.intValue == 1, "\(String(describing: sent.json))")
+            #expect(await app.waitForPushes(1))
+            let shown = try #require(await device.shown.last)
+            #expect(shown.content.title == "Title... [ServiceExtension modified]")
+            #expect(shown.content.attachments.map(\.fileURL.pathExtension) == ["jpg"])
+            #expect(shown.actions.map(\.identifier) == ["ActionA", "ActionB", "ActionC", "ActionD"])
+
+            try await device.dismiss(shown.identifier)
+            await app.settle()
+            #expect(await Self.received(app).last == "didReceive \(UNNotificationDismissActionIdentifier)")
+
+            await app.terminate()
+            await media.stop()
+            await serve.stop()
+        }
+
         @Test func withoutASandboxRegistrationFailsIntoTheFailureCallback() async throws {
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() })

@@ -38,6 +38,26 @@ extension AppCodeTests {
             #expect(await device.events(.attachmentAdded).count == 1)
         }
 
+        @Test func anImageSentThroughHeraldServeIsAttached() async throws {
+            let serve = try await ServeFixture.start(bundleID: "com.qishare.demo")
+            let media = try await MediaServer.start()
+            let device = SimulatedDevice()
+            let app = try await SimulatedApp.launch(try AppFolders.load("QiShare"), on: device, settings: .granted,
+                                                    serviceExtension: NotificationService.self, sandbox: serve.sandboxAdminURL)
+            try await app.run { await UIApplication.shared.registerForRemoteNotifications() }
+            try await serve.register(try #require(app.deviceToken), user: "xu")
+            try await device.setState(.background, app: app.bundle.bundleIdentifier)
+            let sent = try await serve.send(toUser: "xu", #""payload": {"aps": {"alert": {"title": "T", "body": "B"}, "mutable-content": 1, "imageAbsoluteString": "\#(media.baseURL)/avatar.png"}}"#)
+            #expect(sent == 1)
+            #expect(await app.waitForPushes(1))
+            let shown = try #require(await device.shown.last)
+            #expect(shown.content.title == "我是标题")
+            #expect(shown.content.attachments.map(\.fileURL.pathExtension) == ["png"])
+            await app.terminate()
+            await media.stop()
+            await serve.stop()
+        }
+
         @Test func aDownloadThatOutlastsTheThirtySecondsGivesTheBestAttempt() async throws {
             let media = try await MediaServer.start()
             defer { Task { await media.stop() } }

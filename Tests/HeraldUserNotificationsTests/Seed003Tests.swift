@@ -36,6 +36,29 @@ extension AppCodeTests {
             #expect(await device.events(.presented).last?.details["sender"] == "测试一下标题 [modified]")
         }
 
+        @Test func aMessageSentThroughHeraldServeShowsTheSendersAvatar() async throws {
+            let serve = try await ServeFixture.start(bundleID: "com.example.chat")
+            let media = try await MediaServer.start()
+            let device = SimulatedDevice()
+            let app = try await SimulatedApp.launch(try AppFolders.load("Chat"), on: device, settings: .granted,
+                                                    serviceExtension: NotificationService.self, sandbox: serve.sandboxAdminURL)
+            try await app.run { await UIApplication.shared.registerForRemoteNotifications() }
+            try await serve.register(try #require(app.deviceToken), user: "bob")
+            try await device.setState(.background, app: app.bundle.bundleIdentifier)
+            let sent = try await serve.send(toUser: "bob", """
+                "message": {"title": "Alice", "subtitle": "Climbing", "body": "Tomorrow at 9?", "mutableContent": true,
+                 "data": {"sender_image_url": "\(media.baseURL)/avatar.png"}}
+                """)
+            #expect(sent == 1)
+            #expect(await app.waitForPushes(1))
+            let communication = try #require(await device.shown.last?.content.communication)
+            #expect(communication.senderName == "Alice [modified]")
+            #expect(communication.senderImage == Data(MediaServer.png))
+            await app.terminate()
+            await media.stop()
+            await serve.stop()
+        }
+
         @Test func anAppNotSetUpForItShowsThePlainNotification() async throws {
             let media = try await MediaServer.start()
             defer { Task { await media.stop() } }

@@ -65,6 +65,19 @@ final class ServeFixture: Sendable {
         return (status, try? JSONParser().parse(answer))
     }
 
+    /// Registers a token for a user, as the app would.
+    func register(_ token: String, user: String) async throws {
+        let (status, json) = try await call("PUT", "/v1/devices/\(token)", body: #"{"environment": "development", "userId": "\#(user)"}"#)
+        guard status == 200 || status == 201 else { throw Failure("registering the token answered \(status): \(String(describing: json))") }
+    }
+
+    /// Sends to a user and waits for the report; returns how many were sent.
+    func send(toUser user: String, _ content: String) async throws -> Int {
+        let (status, json) = try await call("POST", "/v1/notifications?wait=true", body: #"{"to": {"users": ["\#(user)"]}, "# + content + "}")
+        guard status == 200 || status == 201 else { throw Failure("sending answered \(status): \(String(describing: json))") }
+        return json?["report"]?["sent"]?.intValue ?? 0
+    }
+
     func stop() async {
         await group.triggerGracefulShutdown()
         _ = await running.result
