@@ -8,6 +8,7 @@ let examples: [Target] = [
     "XcodeTemplateNotificationService": "XcodeTemplate",
     "Seed000App": "Seed000App",
     "Seed000NotificationService": "Seed000NotificationService",
+    "Seed000NotificationContent": "Seed000NotificationContent",
     "Seed002NotificationService": "Seed002NotificationService",
     "Seed003NotificationService": "Seed003NotificationService",
 ].sorted { $0.key < $1.key }.map { name, folder in
@@ -236,7 +237,7 @@ let package = Package(
             name: "HeraldUserNotificationsTests",
             dependencies: [
                 "HeraldUserNotifications", "HeraldDevice", "HeraldCore", "HeraldSandbox", "HeraldAPNs",
-                "XcodeTemplateNotificationService", "Seed000App", "Seed000NotificationService",
+                "XcodeTemplateNotificationService", "Seed000App", "Seed000NotificationService", "Seed000NotificationContent",
                 "Seed002NotificationService", "Seed003NotificationService", "HeraldTestSupport", "HeraldKit",
                 "HeraldServer", "HeraldStore", "HeraldHTTP1",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -5,6 +5,7 @@ import HeraldTestSupport
 import HeraldUserNotifications
 import Testing
 @testable import Seed000App
+@testable import Seed000NotificationContent
 @testable import Seed000NotificationService
 
 extension AppCodeTests {
@@ -91,6 +92,37 @@ extension AppCodeTests {
             await app.terminate()
             await media.stop()
             await serve.stop()
+        }
+
+        /// Expanded, the seed's content extension shows the title, the changed subtitle and the
+        /// image the service extension passed on; it keeps the notification for the seed's actions.
+        @Test func theContentExtensionShowsWhatTheServiceExtensionPrepared() async throws {
+            let media = try await MediaServer.start()
+            defer { Task { await media.stop() } }
+            let device = SimulatedDevice()
+            let app = try await SimulatedApp.launch(
+                try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() }, serviceExtension: NotificationService.self,
+                contentExtensions: ["NotificationContent": { NotificationViewController() }]
+            )
+            try await device.setState(.background, app: app.bundle.bundleIdentifier)
+            let identifier = try await app.receive(try Payload(decoding: """
+                {"aps":{"alert":{"title":"Title...","subtitle":"Subtitle...","body":"Body..."},"mutable-content":1,\
+                "category":"QiShareCategoryIdentifier"},"media":{"url":"\(media.baseURL)/photo","type":"image"}}
+                """))
+            try await device.expand(identifier)
+            await app.settle()
+            let view = try #require(await device.events(.appCode).last { $0.details["call"] == "content-extension-didReceive" })
+            #expect(view.details["view"] == [
+                "label: Title... [ServiceExtension modified]", "label: Subtitle... [ContentExtension modified]",
+                "image: \(MediaServer.jpeg.count) bytes", "label: 我是hintLabel",
+            ].joined(separator: "\n"))
+
+            // ActionB while expanded: the extension answers first and keeps the notification.
+            try await device.tap(identifier, action: "ActionB")
+            await app.settle()
+            #expect(await device.events(.contentExtensionResponse).last?.details["answer"] == "do-not-dismiss")
+            #expect(await device.shownNotification(identifier) != nil)
+            #expect(await Self.received(app).allSatisfy { !$0.hasPrefix("didReceive ActionB") })
         }
 
         @Test func withoutASandboxRegistrationFailsIntoTheFailureCallback() async throws {

@@ -14,8 +14,8 @@ public class UNNotification: NSObject, @unchecked Sendable {
 
     convenience init(device delivered: DeliveredNotification, app: AppBundle?) {
         let remote = if case .remote = delivered.source { true } else { false }
-        self.init(date: delivered.date,
-                  request: UNNotificationRequest(device: delivered.request, userInfo: delivered.userInfo, app: app, remote: remote))
+        // The content's userInfo: the payload as the service extension left it.
+        self.init(date: delivered.date, request: UNNotificationRequest(device: delivered.request, app: app, remote: remote))
     }
 
     public override var description: String { "<UNNotification: date: \(date), request: \(request)>" }

@@ -19,7 +19,9 @@ public enum UNNotificationContentExtensionMediaPlayPauseButtonType: UInt, Sendab
 
 /// A notification content extension's view controller (Apple's `UNNotificationContentExtension`):
 /// it gets the notification when the user expands it, and, when it implements
-/// `didReceive(_:completionHandler:)`, the actions tapped while its view is shown.
+/// `didReceive(_:completionHandler:)`, the actions tapped while its view is shown. As on iOS,
+/// the principal class is usually a ``UIViewController``, and its code runs on the main actor.
+@MainActor
 public protocol UNNotificationContentExtension: NSObjectProtocol {
     /// The notification to show (and later ones of the same thread while the view is open).
     func didReceive(_ notification: UNNotification)
@@ -37,6 +39,7 @@ extension UNNotificationContentExtension {
         _ response: UNNotificationResponse, completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         CallProbe.markUnimplemented()
+        completion(.dismissAndForwardAction)
     }
 
     public var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { .none }

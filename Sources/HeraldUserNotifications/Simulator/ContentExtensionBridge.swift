@@ -1,37 +1,52 @@
+import Foundation
 import HeraldDevice
 
 /// Runs an app's own content extension in the simulated device: a new view controller each time
-/// a notification is expanded, which then gets the actions tapped while it is shown.
+/// a notification is expanded (its view loaded first, as iOS does), which then gets the actions
+/// tapped while it is shown. What its view shows is written to the transcript.
 final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sendable {
-    let make: () -> any UNNotificationContentExtension
+    let make: @MainActor @Sendable () -> any UNNotificationContentExtension
     let app: WeakRuntime
     /// The view controller of the expanded notification.
-    private var shown: (identifier: String, controller: any UNNotificationContentExtension)?
+    private var shown: (identifier: String, controller: UncheckedBox<any UNNotificationContentExtension>)?
     private let lock = NSLock()
 
-    init(make: @escaping () -> any UNNotificationContentExtension, runtime: AppRuntime) {
+    init(make: @escaping @MainActor @Sendable () -> any UNNotificationContentExtension, runtime: AppRuntime) {
         self.make = make
         self.app = WeakRuntime(runtime)
     }
 
     func didReceive(_ notification: DeliveredNotification) async {
         guard let runtime = app.value else { return }
-        let controller = make()
-        lock.withLock { shown = (notification.identifier, controller) }
         let value = UNNotification(device: notification, app: runtime.bundle)
-        await runtime.run { controller.didReceive(value) }
+        let make = make
+        let (controller, contents) = await runtime.run { () async -> (UncheckedBox<any UNNotificationContentExtension>, [String]) in
+            await MainActor.run {
+                let controller = make()
+                (controller as? UIViewController)?.loadViewIfNeeded()
+                controller.didReceive(value)
+                let contents = (controller as? UIViewController)?.view.describeContents() ?? []
+                return (UncheckedBox(controller), contents)
+            }
+        }
+        lock.withLock { shown = (notification.identifier, controller) }
+        await runtime.note("the content extension shows " + (contents.isEmpty ? "nothing the simulator can read" : contents.joined(separator: "; ")),
+                           notification: notification.identifier, details: ["call": "content-extension-didReceive", "view": contents.joined(separator: "\n")])
     }
 
     func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer? {
         guard let runtime = app.value else { return nil }
-        let controller = lock.withLock { shown?.identifier == response.notification.identifier ? shown?.controller : nil } ?? make()
-        let box = UncheckedBox(controller)
+        let existing = lock.withLock { shown?.identifier == response.notification.identifier ? shown?.controller : nil }
+        let make = make
         let probe = CallProbe()
         let value = UNNotificationResponse.make(device: response, app: runtime.bundle)
         let answer: UNNotificationContentExtensionResponseOption? = await runtime.run {
             await probe.run {
                 await CompletionWaiter.wait(timeout: runtime.callbackTimeout) { done in
-                    box.value.didReceive(value, completionHandler: done)
+                    Task { @MainActor in
+                        let controller = existing?.value ?? make()
+                        controller.didReceive(value, completionHandler: done)
+                    }
                 }
             }
         }
@@ -47,5 +62,3 @@ final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sen
         }
     }
 }
-
-import Foundation

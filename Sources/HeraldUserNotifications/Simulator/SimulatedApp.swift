@@ -55,7 +55,7 @@ public final class SimulatedApp: Sendable {
         userAllowsNotifications: Bool = true,
         appDelegate: (@MainActor @Sendable () -> any UIApplicationDelegate)? = nil,
         serviceExtension: UNNotificationServiceExtension.Type? = nil,
-        contentExtensions: [String: @Sendable () -> any UNNotificationContentExtension] = [:],
+        contentExtensions: [String: @MainActor @Sendable () -> any UNNotificationContentExtension] = [:],
         sandbox: URL? = nil, environment: String? = nil,
         extensionTimeScale: Double = 1, callbackTimeout: Duration = .seconds(10)
     ) async throws -> SimulatedApp {
