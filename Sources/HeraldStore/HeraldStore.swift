@@ -37,6 +37,9 @@ public protocol HeraldStore: Sendable {
     func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice]
     func device(appID: String, token: String) async throws -> StoredDevice?
     func devices(appID: String, userID: String) async throws -> [StoredDevice]
+    /// The encryption keys of those of `tokens` that registered one (token → base64 key), for
+    /// sealing a notification's alert per device when it is sent.
+    func encryptionKeys(appID: String, tokens: [String]) async throws -> [String: String]
     /// Removes a registration; false when there was none.
     func deleteDevice(appID: String, token: String) async throws -> Bool
     /// Applies APNs' verdict on a token. A 410 does not win over a registration made after its

@@ -33,6 +33,7 @@ struct DeviceAPITests {
                 (["environment": "production", "timeZone": "Mars/Olympus"], "IANA time zone"),
                 (["environment": "production", "locale": "english!"], "language tag"),
                 (["environment": "production", "tags": [""]], "1 to 64"),
+                (["environment": "production", "encryptionKey": "c2hvcnQ="], "encryptionKey: the device's encryption key must be a Curve25519 public key"),
             ] as [([String: Any], String)] {
                 let answer = try await api.call(.put, "/v1/devices/\(token(3))", key: app.key, json: body)
                 #expect(answer.status == 400)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -50,6 +51,45 @@ struct SendAPITests {
             #expect(try await api.call(.get, "/v1/devices/\(token(1))/deliveries?limit=0", key: app.key).status == 400)
             let metrics = try await api.call(.get, "/metrics")
             #expect(metrics.text.contains(#"herald_sends_total{status="200",reason=""} 3"#))
+        }
+    }
+
+    @Test("seal: each device with a key gets the alert sealed for it, others the fallback; bad seals say why")
+    func sealedAlerts() async throws {
+        let test = try await TestServer.make()
+        let admin = test.admin
+        let sandbox = try #require(test.server.sandbox)
+        let deviceKey = Curve25519.KeyAgreement.PrivateKey()
+        try await test.run { api in
+            let app = try await api.createApp(admin: admin)
+            _ = try await api.call(.put, "/v1/devices/\(token(1))", key: app.key, json: [
+                "environment": "development", "userId": "li", "locale": "zh-Hans-CN", "encryptionKey": deviceKey.publicKey.rawRepresentation.base64EncodedString(),
+            ])
+            _ = try await api.call(.put, "/v1/devices/\(token(2))", key: app.key, json: ["environment": "development", "userId": "li"])
+            let answer = try await api.call(.post, "/v1/notifications?wait=true", key: app.key, json: [
+                "to": ["users": ["li"]],
+                "message": ["title": "New message", "body": "Open the app"],
+                "locales": ["zh-Hans": ["message": ["title": "新消息", "body": "打开应用查看"]]],
+                "seal": ["title": "Li", "body": "The code is 4821"],
+            ])
+            #expect(answer.status == 200, "\(answer.text)")
+            let sealedPayload = try Payload(decoding: try #require(sandbox.state.received(token: token(1)).last?.payload))
+            #expect(sealedPayload.aps.mutableContent)
+            #expect(sealedPayload.serialized.count > 0 && String(decoding: sealedPayload.serialized, as: UTF8.self).contains("打开应用查看"))
+            let sealed = try #require(sealedPayload.json[SealedAlert.payloadKey]?.stringValue)
+            #expect(try SealedAlert.open(sealed, with: deviceKey) == SealedAlert(title: "Li", body: "The code is 4821"))
+            let plain = try #require(sandbox.state.received(token: token(2)).last?.payload)
+            #expect(!plain.contains("4821") && !plain.contains(SealedAlert.payloadKey) && plain.contains("Open the app"))
+
+            for (body, words) in [
+                (["to": ["users": ["li"]], "message": ["body": "x"], "seal": ["body": ""]], "seal needs a title, subtitle or body"),
+                (["to": ["users": ["li"]], "payload": ["aps": ["content-available": 1]], "seal": ["body": "x"]], "seal is for alert notifications"),
+                (["to": ["users": ["li"]], "message": ["body": "x"], "seal": ["body": String(repeating: "y", count: 4000)]], "would be refused by APNs"),
+            ] as [([String: Any], String)] {
+                let refused = try await api.call(.post, "/v1/notifications", key: app.key, json: body)
+                #expect((400...422).contains(refused.status))
+                #expect(refused.errorMessage.contains(words), "\(refused.errorMessage)")
+            }
         }
     }
 

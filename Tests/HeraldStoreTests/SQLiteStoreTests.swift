@@ -110,6 +110,31 @@ struct SQLiteStoreTests {
         try await store.close()
     }
 
+    @Test("a layout 3 file gains the devices' encryption_key column; its devices are kept")
+    func addsTheEncryptionKeyColumn() async throws {
+        let path = try newPath()
+        let old = try SQLiteStore(path: path)
+        try await old.migrate()
+        _ = try await old.upsertDevice(StoredDevice(appID: "a1", token: "aa01", environment: .production, registeredAt: now))
+        try await old.close()
+        // Back to layout 3: the column dropped, the version set back.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "ALTER TABLE devices DROP COLUMN encryption_key")
+            try db.execute(sql: "PRAGMA user_version = 3")
+        }
+        try queue.close()
+
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        #expect(try await store.device(appID: "a1", token: "aa01")?.encryptionKey == nil)
+        _ = try await store.upsertDevice(StoredDevice(appID: "a1", token: "aa01", environment: .production, registeredAt: now, encryptionKey: "k1"))
+        #expect(try await store.encryptionKeys(appID: "a1", tokens: ["aa01", "aa02"]) == ["aa01": "k1"])
+        try await store.close()
+        let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        #expect(version == 4)
+    }
+
     @Test("a file from a newer Herald is refused, and left as it was")
     func refusesANewerLayout() async throws {
         let path = try newPath()
@@ -117,7 +142,7 @@ struct SQLiteStoreTests {
         try await queue.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
         try queue.close()
         let store = try SQLiteStore(path: path)
-        await #expect(throws: StoreError.newerLayout(99, known: 3)) { try await store.migrate() }
+        await #expect(throws: StoreError.newerLayout(99, known: 4)) { try await store.migrate() }
         try await store.close()
         let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == 99)

@@ -68,6 +68,17 @@ struct StoreConformanceTests {
             let sportsFans = try await store.enqueue(notification("a1", Audience(.tags(["sports"], match: .any))), idempotentSince: now)
             #expect(sportsFans.notification.audienceSize == 0)
 
+            // Encryption keys: kept with the device, replaced or cleared by a new registration, per app.
+            var keyed = device("a1", "aa01", user: "u2", tags: ["weather"])
+            keyed.encryptionKey = "key-1"
+            _ = try await store.upsertDevice(keyed)
+            _ = try await store.upsertDevice({ var other = device("a2", "aa01"); other.encryptionKey = "key-2"; return other }())
+            #expect(try await store.device(appID: "a1", token: "aa01")?.encryptionKey == "key-1")
+            #expect(try await store.encryptionKeys(appID: "a1", tokens: ["aa01", "aa02", "ffff"]) == ["aa01": "key-1"])
+            #expect(try await store.encryptionKeys(appID: "a1", tokens: []) == [:])
+            _ = try await store.upsertDevice(device("a1", "aa01", user: "u2", tags: ["weather"]))
+            #expect(try await store.encryptionKeys(appID: "a1", tokens: ["aa01"]) == [:])
+
             #expect(try await store.deleteDevice(appID: "a2", token: "aa02") == false)
             #expect(try await store.deleteDevice(appID: "a1", token: "aa02"))
             #expect(try await store.device(appID: "a1", token: "aa02") == nil)

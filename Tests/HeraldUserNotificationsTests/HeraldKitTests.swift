@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HeraldCore
 import HeraldDevice
+import HeraldHTTP1
 import HeraldKit
 import HeraldTestSupport
 import HeraldUserNotifications
@@ -95,6 +96,62 @@ extension AppCodeTests {
             #expect(communication.senderImage == Data(MediaServer.png))
             #expect(communication.conversationIdentifier == "c-1")
             #expect(communication.groupName == "Climbing")
+        }
+
+        /// `herald serve` seals the alert for each device with the key it registered: APNs sees
+        /// only ciphertext, the app's HeraldKit extension opens it; a device without a key and a
+        /// device whose key changed get the fallback text.
+        @Test func aSealedAlertTravelsEndToEndThroughHeraldServe() async throws {
+            let serve = try await ServeFixture.start(bundleID: "com.example.chat")
+            let folder = try Self.keyFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            KitService.keyFolder = folder
+
+            func launch(keyStore: (any HeraldKeyStore)?, user: String) async throws -> (SimulatedDevice, SimulatedApp, String) {
+                KitAppDelegate.configuration = .init(serverURL: serve.baseURL, apiKey: serve.appKey, environment: "development",
+                                                     userID: user, keyStore: keyStore)
+                let device = SimulatedDevice()
+                let app = try await SimulatedApp.launch(
+                    try AppFolders.load("Chat"), on: device, appDelegate: { KitAppDelegate() }, serviceExtension: KitService.self,
+                    sandbox: serve.sandboxAdminURL, environment: "development"
+                )
+                let token = try #require(app.deviceToken)
+                for _ in 0..<200 where try await serve.call("GET", "/v1/devices/\(token)").status != 200 {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try await device.setState(.background, app: app.bundle.bundleIdentifier)
+                return (device, app, token)
+            }
+            let (withKey, keyApp, keyToken) = try await launch(keyStore: HeraldFileKeyStore(directory: folder), user: "alice")
+            let (withoutKey, plainApp, _) = try await launch(keyStore: nil, user: "alice")
+            #expect(try await serve.call("GET", "/v1/devices/\(keyToken)").json?["encryptionKey"]?.stringValue != nil)
+
+            let seal = #""seal": {"title": "Alice", "body": "The code is 4821"}"#
+            let fallback = #""message": {"title": "New message", "body": "Open the app to read it"}"#
+            #expect(try await serve.send(toUser: "alice", fallback + ", " + seal) == 2)
+            #expect(await keyApp.waitForPushes(1))
+            #expect(await plainApp.waitForPushes(1))
+            #expect(await withKey.shown.last?.content.body == "The code is 4821")
+            #expect(await withKey.shown.last?.content.title == "Alice")
+            #expect(await withoutKey.shown.last?.content.body == "Open the app to read it")
+
+            // What APNs (the sandbox) was given: ciphertext and the fallback, never the secret.
+            let (status, received) = try await HTTP1Exchange.send(
+                method: .GET, host: "127.0.0.1", port: serve.server.sandbox!.adminPort!, path: "/devices/\(keyToken)/notifications", body: []
+            )
+            #expect(status == 200)
+            let text = String(decoding: received, as: UTF8.self)
+            #expect(text.contains(SealedAlert.payloadKey) && !text.contains("4821"))
+
+            // The app lost its key (reinstalled): the old one no longer opens new alerts.
+            _ = try HeraldFileKeyStore(directory: folder).makeKey()
+            #expect(try await serve.send(toUser: "alice", fallback + ", " + seal) == 2)
+            #expect(await keyApp.waitForPushes(2))
+            #expect(await withKey.shown.last?.content.body == "Open the app to read it")
+
+            await keyApp.terminate()
+            await plainApp.terminate()
+            await serve.stop()
         }
 
         /// The whole path through `herald serve`: the app registers with HeraldKit (token, locale,

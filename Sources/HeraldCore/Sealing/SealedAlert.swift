@@ -18,7 +18,7 @@ import Foundation
 /// payload's visible alert is the text shown when the alert cannot be opened (a wrong key, a
 /// damaged box). Swift-crypto on Linux is CryptoKit's API on Apple platforms, so both sides use
 /// the same calls.
-public struct SealedAlert: Sendable, Equatable {
+public struct SealedAlert: Sendable, Hashable, Codable {
     /// The payload key that carries the sealed alert.
     public static let payloadKey = "herald-sealed"
     static let version: UInt8 = 1

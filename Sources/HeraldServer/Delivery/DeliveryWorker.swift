@@ -48,6 +48,8 @@ final class DeliveryWorker: Service, Sendable {
         var variants: [String: [UInt8]]
         /// The variants' language tags, for ``LocaleMatcher``.
         var tags: Set<String>
+        /// The alert to seal for each device (end to end), if the message has one.
+        var seal: SealedAlert?
     }
 
     init(store: any HeraldStore, configuration: ServerConfiguration, routes: APNsRoutes, metrics: ServerMetrics) {
@@ -196,6 +198,8 @@ final class DeliveryWorker: Service, Sendable {
         var run: (key: GroupKey, group: Group)?
         var lastApp: (id: String, app: StoredApp?)?
         var lastMessage: (id: String, message: PreparedMessage?)?
+        // Devices' keys for sealed messages, read once per notification in the batch.
+        var sealKeys: [String: [String: String]] = [:]
         // A row whose outcome this node has not written yet (the store was away long enough for
         // its lease to end) was sent already: it must not go again.
         let unwritten = recorder.unwritten(among: batch.deliveries.map(\.id))
@@ -216,8 +220,17 @@ final class DeliveryWorker: Service, Sendable {
             }
             var headers = prepared.headers
             headers.id = DeliveryID.make(notificationID: delivery.notificationID, token: delivery.token)
-            let body =
+            var body =
                 prepared.variants.isEmpty ? prepared.fallback : LocaleMatcher.match(delivery.locale, in: prepared.tags).flatMap { prepared.variants[$0] } ?? prepared.fallback
+            if let seal = prepared.seal {
+                if sealKeys[delivery.notificationID] == nil {
+                    let tokens = batch.deliveries.filter { $0.notificationID == delivery.notificationID }.map(\.token)
+                    sealKeys[delivery.notificationID] = try await store.encryptionKeys(appID: delivery.appID, tokens: tokens)
+                }
+                if let key = sealKeys[delivery.notificationID]?[delivery.token] {
+                    body = Self.sealed(body, seal: seal, key: key)
+                }
+            }
             let key = GroupKey(appID: storedApp.id, environment: delivery.environment)
             if run?.key != key {
                 if let finished = run { groups[finished.key, default: Group(app: finished.group.app, environment: finished.key.environment)].items += finished.group.items }
@@ -421,13 +434,22 @@ final class DeliveryWorker: Service, Sendable {
         return app
     }
 
+    /// The payload with the alert sealed for one device's key; the payload unchanged (the
+    /// fallback text only) when the key cannot be used.
+    static func sealed(_ body: [UInt8], seal: SealedAlert, key: String) -> [UInt8] {
+        guard var payload = try? Payload(decoding: body), let publicKey = try? SealedAlert.publicKey(base64: key),
+              let sealed = try? seal.seal(to: publicKey) else { return body }
+        payload.json[SealedAlert.payloadKey] = .string(sealed)
+        return payload.serialized
+    }
+
     private func message(_ notificationID: String) async throws -> PreparedMessage? {
         if let cached = messages.withLock({ $0[notificationID] }) { return cached }
         guard let data = try await store.message(notificationID: notificationID) else { return nil }
         let message = try OutgoingMessage.decode(data)
         let prepared = PreparedMessage(
             headers: message.headers, fallback: Array(message.fallback.utf8), variants: message.variants.mapValues { Array($0.utf8) },
-            tags: Set(message.variants.keys)
+            tags: Set(message.variants.keys), seal: message.seal
         )
         messages.withLock { messages in
             if messages.count >= 10_000 { messages.removeAll(keepingCapacity: true) }

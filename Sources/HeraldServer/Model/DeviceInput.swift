@@ -11,6 +11,9 @@ struct DeviceInput: Decodable, Sendable {
     var locale: String?
     var timeZone: String?
     var appVersion: String?
+    /// The device's Curve25519 public key, base64 of its 32 bytes: alerts sent with `seal` are
+    /// sealed for it (SealedAlert).
+    var encryptionKey: String?
 
     static let maximumTags = 100
 
@@ -36,9 +39,13 @@ struct DeviceInput: Decodable, Sendable {
             throw .badRequest("timeZone '\(timeZone)' is not an IANA time zone such as Asia/Shanghai or America/New_York")
         }
         if let appVersion, appVersion.count > 64 { throw .badRequest("appVersion must be at most 64 characters") }
+        if let encryptionKey {
+            do { _ = try SealedAlert.publicKey(base64: encryptionKey) } catch { throw .badRequest("encryptionKey: \(error)") }
+        }
         return StoredDevice(
             appID: appID, token: token, environment: environment, kind: kind, userID: userId, tags: tags,
-            locale: locale.map(LocaleMatcher.canonical), timeZone: timeZone, appVersion: appVersion, registeredAt: now
+            locale: locale.map(LocaleMatcher.canonical), timeZone: timeZone, appVersion: appVersion, registeredAt: now,
+            encryptionKey: encryptionKey
         )
     }
 
@@ -69,6 +76,7 @@ struct DeviceView: Encodable, Sendable {
     var locale: String?
     var timeZone: String?
     var appVersion: String?
+    var encryptionKey: String?
     var registeredAt: Date
     var state: String
     var stateReason: String?
@@ -83,6 +91,7 @@ struct DeviceView: Encodable, Sendable {
         locale = device.locale
         timeZone = device.timeZone
         appVersion = device.appVersion
+        encryptionKey = device.encryptionKey
         registeredAt = device.registeredAt
         state = device.state.rawValue
         stateReason = device.stateReason

@@ -11,6 +11,9 @@ struct OutgoingMessage: Codable, Sendable, Hashable {
     var variants: [String: String]
     var headers: NotificationHeaders
     var kind: DeviceKind
+    /// The alert sealed per device at send time (`seal` in the request); the payloads above
+    /// carry only the fallback text. Devices without a key get the fallback alone.
+    var seal: SealedAlert?
 
     func encoded() -> Data {
         (try? JSONEncoder().encode(self)) ?? Data()

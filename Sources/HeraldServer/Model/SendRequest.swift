@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HeraldCore
 import HeraldStore
@@ -44,6 +45,10 @@ struct SendRequest: Codable, Sendable, Hashable {
     var expiration: Int64?
     var collapseId: String?
     var idempotencyKey: String?
+    /// The alert to send end to end: sealed for each device with the key it registered, opened
+    /// by the app's service extension (HeraldKit). `message`/`payload` is then the text shown
+    /// when it cannot be opened, and all a device without a key gets.
+    var seal: SealedAlert?
 
     static let maximumTargets = 10_000
 
@@ -99,15 +104,35 @@ struct SendRequest: Codable, Sendable, Hashable {
             }
             diagnostics += views
         }
-        try check(fallback, field: "")
+        if let seal {
+            guard pushType == .alert else { throw .badRequest("seal is for alert notifications; this one's pushType is \(pushType)") }
+            guard [seal.title, seal.subtitle, seal.body].contains(where: { !($0 ?? "").isEmpty }) else {
+                throw .badRequest("seal needs a title, subtitle or body")
+            }
+        }
+        /// With a seal, each payload gets mutable-content (so the extension runs) and is checked
+        /// with a sealed alert of the real size in it.
+        func prepared(_ payload: Payload) throws(APIError) -> Payload {
+            guard let seal else { return payload }
+            var payload = payload.mutableContent()
+            do {
+                payload.json[SealedAlert.payloadKey] = .string(try seal.seal(to: Curve25519.KeyAgreement.PrivateKey().publicKey))
+            } catch {
+                throw .badRequest("seal: \(error)")
+            }
+            return payload
+        }
+        let sealedFallback = try prepared(fallback)
+        try check(sealedFallback, field: "")
         for (tag, content) in (locales ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard LocaleMatcher.isLanguageTag(tag) else { throw .badRequest("locales has '\(tag)', which is not a language tag such as en or zh-Hans") }
             let variant = try Self.payload(content, field: "locales.\(tag)")
-            try check(variant, field: "locales.\(tag)")
-            variants[LocaleMatcher.canonical(tag)] = variant.jsonString
+            try check(try prepared(variant), field: "locales.\(tag)")
+            variants[LocaleMatcher.canonical(tag)] = (seal == nil ? variant : variant.mutableContent()).jsonString
         }
         let kind = DeviceKind(pushType: pushType, payload: fallback)
-        return (OutgoingMessage(fallback: fallback.jsonString, variants: variants, headers: headers, kind: kind), diagnostics)
+        let stored = seal == nil ? fallback : fallback.mutableContent()
+        return (OutgoingMessage(fallback: stored.jsonString, variants: variants, headers: headers, kind: kind, seal: seal), diagnostics)
     }
 
     static func payload(_ content: Content, field: String) throws(APIError) -> Payload {

@@ -237,6 +237,10 @@ enum OpenAPIDocument {
      "appVersion": {
       "type": "string"
      },
+     "encryptionKey": {
+      "description": "the device's Curve25519 public key (base64, 32 bytes) for sealed alerts",
+      "type": "string"
+     },
      "environment": {
       "type": "string"
      },
@@ -294,6 +298,10 @@ enum OpenAPIDocument {
    "DeviceInput": {
     "properties": {
      "appVersion": {
+      "type": "string"
+     },
+     "encryptionKey": {
+      "description": "the device's Curve25519 public key (base64, 32 bytes): alerts sent with seal are sealed for it",
       "type": "string"
      },
      "environment": {
@@ -693,6 +701,21 @@ enum OpenAPIDocument {
      },
      "idempotencyKey": {
       "type": "string"
+     },
+     "seal": {
+      "description": "an alert sealed end to end per device (HeraldKit opens it); message or payload is the fallback text",
+      "properties": {
+       "body": {
+        "type": "string"
+       },
+       "subtitle": {
+        "type": "string"
+       },
+       "title": {
+        "type": "string"
+       }
+      },
+      "type": "object"
      },
      "locales": {
       "additionalProperties": {

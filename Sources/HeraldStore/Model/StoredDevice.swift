@@ -16,6 +16,9 @@ public struct StoredDevice: Sendable, Hashable, Codable {
     /// An IANA time zone such as `Asia/Shanghai`, for wall-clock schedules.
     public var timeZone: String?
     public var appVersion: String?
+    /// The device's Curve25519 public key (base64) for alerts sealed end to end, if the app
+    /// registered one.
+    public var encryptionKey: String?
     /// The last time the app registered the token.
     public var registeredAt: Date
     public var state: DeviceState
@@ -26,8 +29,10 @@ public struct StoredDevice: Sendable, Hashable, Codable {
     public init(
         appID: String, token: String, environment: APNsEnvironment, kind: DeviceKind = .alert, userID: String? = nil,
         tags: [String] = [], locale: String? = nil, timeZone: String? = nil, appVersion: String? = nil,
-        registeredAt: Date, state: DeviceState = .active, stateReason: String? = nil, stateChangedAt: Date? = nil
+        registeredAt: Date, state: DeviceState = .active, stateReason: String? = nil, stateChangedAt: Date? = nil,
+        encryptionKey: String? = nil
     ) {
+        self.encryptionKey = encryptionKey
         self.appID = appID
         self.token = token
         self.environment = environment

@@ -6,6 +6,8 @@ enum PostgresSchema {
     static let addedColumns: [(table: String, column: String, type: String)] = [
         // When a delivery that failed for a passing reason is due again.
         ("deliveries", "retry_at", "DOUBLE PRECISION"),
+        // A device's public key for alerts sealed end to end.
+        ("devices", "encryption_key", "TEXT"),
     ]
 
     static let statements = [
@@ -19,7 +21,7 @@ enum PostgresSchema {
             app_id TEXT NOT NULL, token TEXT NOT NULL, environment TEXT NOT NULL, kind TEXT NOT NULL,
             user_id TEXT, tags TEXT NOT NULL, locale TEXT, time_zone TEXT, app_version TEXT,
             registered_at DOUBLE PRECISION NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at DOUBLE PRECISION,
-            PRIMARY KEY (app_id, token))
+            encryption_key TEXT, PRIMARY KEY (app_id, token))
         """,
         "CREATE INDEX IF NOT EXISTS devices_user ON devices (app_id, user_id)",
         """

@@ -199,16 +199,16 @@ public final class PostgresStore: HeraldStore {
                 let values: [PostgresValue] = [
                     .text(device.appID), .text(device.token), .text(device.environment.rawValue), .text(device.kind.rawValue), .text(device.userID),
                     .text(StoreCoding.encodeTags(device.tags)), .text(device.locale), .text(device.timeZone), .text(device.appVersion),
-                    .double(device.registeredAt.timeIntervalSince1970),
+                    .double(device.registeredAt.timeIntervalSince1970), .text(device.encryptionKey),
                 ]
                 try await connection.query(
                     .sql(
                         """
-                        INSERT INTO devices (\(SQLiteStore.deviceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', NULL, NULL)
+                        INSERT INTO devices (\(SQLiteStore.deviceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', NULL, NULL, $11)
                         ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
                             user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
                             app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
-                            state_reason = NULL, state_changed_at = NULL
+                            state_reason = NULL, state_changed_at = NULL, encryption_key = excluded.encryption_key
                         """, values
                     ), logger: logger
                 )
@@ -235,6 +235,22 @@ public final class PostgresStore: HeraldStore {
         try await rows(
             "SELECT \(SQLiteStore.deviceColumns) FROM devices WHERE app_id = $1 AND user_id = $2 ORDER BY token", [.text(appID), .text(userID)]
         ).map(Self.device(from:))
+    }
+
+    public func encryptionKeys(appID: String, tokens: [String]) async throws -> [String: String] {
+        guard !tokens.isEmpty else { return [:] }
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(appID)
+        bindings.append(tokens)
+        var keys: [String: String] = [:]
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT token, encryption_key FROM devices WHERE app_id = $1 AND token = ANY($2::text[]) AND encryption_key IS NOT NULL",
+                binds: bindings
+            ), logger: logger
+        )
+        for try await (token, key) in rows.decode((String, String).self) { keys[token] = key }
+        return keys
     }
 
     public func deleteDevice(appID: String, token: String) async throws -> Bool {
@@ -268,14 +284,14 @@ public final class PostgresStore: HeraldStore {
     }
 
     static func device(from row: PostgresRow) throws -> StoredDevice {
-        let (appID, token, environment, kind, userID, tags, locale, timeZone, appVersion, registeredAt, state, reason, changedAt) = try row.decode(
-            (String, String, String, String, String?, String, String?, String?, String?, Double, String, String?, Double?).self
+        let (appID, token, environment, kind, userID, tags, locale, timeZone, appVersion, registeredAt, state, reason, changedAt, key) = try row.decode(
+            (String, String, String, String, String?, String, String?, String?, String?, Double, String, String?, Double?, String?).self
         )
         return StoredDevice(
             appID: appID, token: token, environment: APNsEnvironment(rawValue: environment), kind: DeviceKind(rawValue: kind) ?? .alert,
             userID: userID, tags: StoreCoding.decodeTags(tags), locale: locale, timeZone: timeZone, appVersion: appVersion,
             registeredAt: Date(timeIntervalSince1970: registeredAt), state: DeviceState(rawValue: state) ?? .active, stateReason: reason,
-            stateChangedAt: changedAt.map(Date.init(timeIntervalSince1970:))
+            stateChangedAt: changedAt.map(Date.init(timeIntervalSince1970:)), encryptionKey: key
         )
     }
 }

@@ -12,8 +12,8 @@ enum SQLiteSchema {
     /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
     /// notification's id and the app and token, in the row and in two indexes; version 2 had no
     /// `retry_at` (when a delivery that failed for a passing reason is due again) nor the
-    /// webhook outbox.
-    static let version = 3
+    /// webhook outbox; version 3 had no `encryption_key` for devices.
+    static let version = 4
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
@@ -25,7 +25,7 @@ enum SQLiteSchema {
         CREATE TABLE IF NOT EXISTS devices (
             id INTEGER PRIMARY KEY, app_id TEXT NOT NULL, token TEXT NOT NULL, environment TEXT NOT NULL, kind TEXT NOT NULL,
             user_id TEXT, tags TEXT NOT NULL, locale TEXT, time_zone TEXT, app_version TEXT,
-            registered_at REAL NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at REAL)
+            registered_at REAL NOT NULL, state TEXT NOT NULL, state_reason TEXT, state_changed_at REAL, encryption_key TEXT)
         """,
         "CREATE UNIQUE INDEX IF NOT EXISTS devices_token ON devices (app_id, token)",
         "CREATE INDEX IF NOT EXISTS devices_user ON devices (app_id, user_id)",
@@ -76,6 +76,9 @@ enum SQLiteSchema {
             try moveFromVersion1(db)
         } else if found == 2 {
             try db.execute(sql: "ALTER TABLE deliveries ADD COLUMN retry_at REAL")
+        }
+        if try db.tableExists("devices"), try !db.columns(in: "devices").contains(where: { $0.name == "encryption_key" }) {
+            try db.execute(sql: "ALTER TABLE devices ADD COLUMN encryption_key TEXT")
         }
         // Every statement creates only what is missing (such as a new table).
         for statement in statements { try db.execute(sql: statement) }

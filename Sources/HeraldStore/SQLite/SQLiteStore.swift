@@ -125,7 +125,7 @@ public final class SQLiteStore: HeraldStore {
     // MARK: Devices
 
     static let deviceColumns =
-        "app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state, state_reason, state_changed_at"
+        "app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state, state_reason, state_changed_at, encryption_key"
 
     public func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice] {
         let stored = devices.map { device in
@@ -138,11 +138,11 @@ public final class SQLiteStore: HeraldStore {
         try await pool.write { db in
             let upsert = try db.cachedStatement(
                 sql: """
-                    INSERT INTO devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, NULL)
+                    INSERT INTO devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, NULL, ?)
                     ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
                         user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
                         app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
-                        state_reason = NULL, state_changed_at = NULL
+                        state_reason = NULL, state_changed_at = NULL, encryption_key = excluded.encryption_key
                     """
             )
             let clearTags = try db.cachedStatement(sql: "DELETE FROM device_tags WHERE app_id = ? AND token = ?")
@@ -151,7 +151,7 @@ public final class SQLiteStore: HeraldStore {
                 try upsert.execute(arguments: [
                     device.appID, device.token, device.environment.rawValue, device.kind.rawValue, device.userID,
                     StoreCoding.encodeTags(device.tags), device.locale, device.timeZone, device.appVersion,
-                    device.registeredAt.timeIntervalSince1970,
+                    device.registeredAt.timeIntervalSince1970, device.encryptionKey,
                 ])
                 try clearTags.execute(arguments: [device.appID, device.token])
                 for tag in Set(device.tags) {
@@ -177,6 +177,22 @@ public final class SQLiteStore: HeraldStore {
                 db, sql: "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND user_id = ? AND state != 'deleted' ORDER BY token",
                 arguments: [appID, userID]
             ).map(Self.device(from:))
+        }
+    }
+
+    public func encryptionKeys(appID: String, tokens: [String]) async throws -> [String: String] {
+        guard !tokens.isEmpty else { return [:] }
+        return try await pool.read { db in
+            var keys: [String: String] = [:]
+            for chunk in stride(from: 0, to: tokens.count, by: 500).map({ Array(tokens[$0..<min($0 + 500, tokens.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT token, encryption_key FROM devices WHERE app_id = ? AND token IN (\(marks)) AND encryption_key IS NOT NULL",
+                    arguments: StatementArguments([appID] + chunk)
+                )
+                for row in rows { keys[row[0]] = row[1] }
+            }
+            return keys
         }
     }
 
@@ -226,7 +242,7 @@ public final class SQLiteStore: HeraldStore {
             appID: row[0], token: row[1], environment: APNsEnvironment(rawValue: row[2]), kind: DeviceKind(rawValue: row[3]) ?? .alert,
             userID: row[4], tags: StoreCoding.decodeTags(row[5]), locale: row[6], timeZone: row[7], appVersion: row[8],
             registeredAt: Date(timeIntervalSince1970: row[9]), state: DeviceState(rawValue: row[10]) ?? .active, stateReason: row[11],
-            stateChangedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:))
+            stateChangedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)), encryptionKey: row[13]
         )
     }
 }
