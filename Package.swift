@@ -125,6 +125,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
+            name: "HeraldShippedExtensions",
+            dependencies: [
+                "HeraldDevice", "HeraldKit", "HeraldUserNotifications",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "HeraldTestSupport",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -166,6 +173,7 @@ let package = Package(
             name: "herald",
             dependencies: [
                 "HeraldCore",
+                "HeraldShippedExtensions",
                 "HeraldSandbox",
                 "HeraldAPNs",
                 "HeraldDevice",
@@ -196,6 +204,7 @@ let package = Package(
             name: "HeraldDeviceTests",
             dependencies: [
                 "HeraldTestSupport",
+                "HeraldShippedExtensions",
                 "HeraldDevice",
                 "HeraldCore",
                 "HeraldSandbox",

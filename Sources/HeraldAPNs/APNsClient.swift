@@ -74,6 +74,8 @@ public final class APNsClient: Sendable {
         result.requestedID = notification.headers.id
         var tokenRenewed = false
         var resends = 0
+        /// Why the last connection that left a request unprocessed broke, if it said.
+        var lastBreak: String?
         var carried = first
         var lastConnection = first?.connection
         let body = notification.body.bytes
@@ -137,13 +139,14 @@ public final class APNsClient: Sendable {
                 if advice == .onNewConnection { lastConnection?.retire() }
                 if advice == .afterBackoff { try? await Task.sleep(for: backoff(after: result.attempts)) }
                 continue
-            case .failure(.notProcessed):
+            case .failure(.notProcessed(let why)):
                 // Never reached the server (GOAWAY, refused stream): not an attempt; resend
                 // elsewhere, at once the first times and after a back-off from then on (a server
                 // that refuses every stream must not be hammered), a bounded number of times.
                 // Resends also stop once the time the attempts were given is spent.
                 result.attempts -= 1
                 resends += 1
+                if let why { lastBreak = why }
                 let budget = configuration.requestTimeout * policy.maximumAttempts
                 if resends <= Self.maximumResends, ContinuousClock.now - start < budget {
                     if resends > Self.immediateResends { try? await Task.sleep(for: backoff(after: resends - Self.immediateResends)) }
@@ -151,6 +154,7 @@ public final class APNsClient: Sendable {
                 }
                 result.failure = .connectionLost(
                     "the server did not process the request in \(resends) tries (GOAWAY, REFUSED_STREAM or a connection lost before it was sent)"
+                        + (lastBreak.map { "; the last connection broke: \($0)" } ?? "")
                 )
             case .failure(.notOpened(let why)):
                 result.failure = .connectionFailed(why)

@@ -47,3 +47,16 @@ public struct HeraldFileKeyStore: HeraldKeyStore {
         return key
     }
 }
+
+/// A key held in memory: for tests, and for a key the app keeps elsewhere (the Keychain).
+public struct HeraldFixedKeyStore: HeraldKeyStore {
+    public let key: Curve25519.KeyAgreement.PrivateKey
+
+    public init(_ key: Curve25519.KeyAgreement.PrivateKey) {
+        self.key = key
+    }
+
+    public func privateKey() throws -> Curve25519.KeyAgreement.PrivateKey? { key }
+
+    public func makeKey() throws -> Curve25519.KeyAgreement.PrivateKey { key }
+}

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HeraldCore
 @testable import HeraldDevice
+import HeraldShippedExtensions
 import Testing
 
 /// An extension that never returns and never answers.
@@ -73,22 +74,24 @@ struct HangingExtension: NotificationServiceExtension {
         #expect(await device.transcript.contains { $0.kind == .extensionTimeWillExpire })
     }
 
-    @Test func theDecryptStepShowsTheSecretAndKeepsThePlaceholderOnAWrongKey() async throws {
-        let key = SymmetricKey(size: .bits256)
-        let sealed = try DecryptStep.seal(title: "Bank", body: "You received ¥100", key: key)
+    @Test func theDecryptStepOpensTheSealedAlertAndKeepsTheFallbackOnAWrongKey() async throws {
+        let key = Curve25519.KeyAgreement.PrivateKey()
+        let sealed = try SealedAlert(title: "Bank", body: "You received ¥100").seal(to: key.publicKey)
         var payload = Payload.alert(title: "New message", body: "(encrypted)").mutableContent()
-        payload[custom: "encrypted"] = .string(sealed)
+        payload[custom: SealedAlert.payloadKey] = .string(sealed)
         let device = SimulatedDevice()
-        await device.install(AppBundle(bundleIdentifier: "com.example.bank"), state: .background,
-                             serviceExtension: ComposedServiceExtension(steps: [DecryptStep(key: key)]))
-        await device.install(AppBundle(bundleIdentifier: "com.example.wrong"), state: .background,
-                             serviceExtension: ComposedServiceExtension(steps: [DecryptStep(key: SymmetricKey(size: .bits256))]))
+        let shipped = ShippedExtensions()
+        for (app, privateKey) in [("com.example.bank", key), ("com.example.wrong", Curve25519.KeyAgreement.PrivateKey())] {
+            let bundle = AppBundle(bundleIdentifier: app)
+            let recipe = ServiceExtensionRecipe(steps: [.decrypt(privateKey: privateKey.rawRepresentation)])
+            await device.install(bundle, state: .background, serviceExtension: shipped.serviceExtension(for: recipe, app: bundle))
+        }
         let right = try await device.receive(payload, app: "com.example.bank")
         #expect(await device.shownNotification(right)?.content.body == "You received ¥100")
         #expect(await device.shownNotification(right)?.content.title == "Bank")
         let wrong = try await device.receive(payload, app: "com.example.wrong")
         #expect(await device.shownNotification(wrong)?.content.body == "(encrypted)")
-        #expect(await device.transcript.contains { $0.kind == .extensionLog && $0.message.contains("decryption failed") })
+        #expect(await device.transcript.contains { $0.kind == .extensionLog && $0.message.contains("does not open with this device's key") })
     }
 
     @Test func bannersTruncateTheBodyToFourLinesAndCountCJKAsWide() throws {

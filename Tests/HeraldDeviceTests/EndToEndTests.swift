@@ -3,6 +3,7 @@ import Foundation
 import HeraldAPNs
 import HeraldCore
 import HeraldDevice
+import HeraldShippedExtensions
 import HeraldTestSupport
 import HeraldSandbox
 import NIOPosix
@@ -40,8 +41,12 @@ final class RecordingDelegate: NotificationDelegate {
         let app = try AppBundle.load(from: Self.appFolder)
         let delegate = RecordingDelegate()
         let device = SimulatedDevice(now: Date())
+        let recipe = ServiceExtensionRecipe(steps: [
+            .rewriteTitle(format: "%@ [modified]", subtitle: nil, body: nil),
+            .downloadMedia(keyPaths: ServiceExtensionRecipe.defaultMediaKeyPaths, attachmentIdentifier: "media"),
+        ])
         await device.install(app, settings: .granted, state: .notRunning, delegate: delegate,
-                             serviceExtension: ComposedServiceExtension(steps: [TitleRewriteStep(), MediaDownloadStep()]))
+                             serviceExtension: ShippedExtensions().serviceExtension(for: recipe, app: app))
         try await device.setCategories([NotificationCategory(identifier: "QiShareCategoryIdentifier", actions: [
             NotificationAction(identifier: "ActionC", title: "C_Foreground", options: .foreground),
             NotificationAction(identifier: "ActionD", title: "D_Input", textInput: .init(buttonTitle: "Send", placeholder: "…")),

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldDevice
+import HeraldShippedExtensions
 import HeraldTestSupport
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
         let server = try await MediaServer.start()
         defer { Task { await server.stop() } }
         let scenario = try ScenarioParser.load(contentsOf: Self.folder.appendingPathComponent(file), variables: ["MEDIA_URL": server.baseURL])
-        let report = await ScenarioRunner().run(scenario)
+        let report = await ScenarioRunner(extensions: ShippedExtensions()).run(scenario)
         #expect(report.failures.isEmpty, "\(file):\n\(report.failures.joined(separator: "\n"))\n\(report.transcript.map(\.description).joined(separator: "\n"))")
         #expect(!report.transcript.isEmpty)
     }
@@ -37,7 +38,7 @@ import Testing
           - expect: {event: presented, options: [banner]}
         """
         let scenario = try ScenarioParser(file: "inline.yaml", baseDirectory: URL(fileURLWithPath: "/tmp")).parse(text)
-        let report = await ScenarioRunner().run(scenario)
+        let report = await ScenarioRunner(extensions: ShippedExtensions()).run(scenario)
         #expect(report.failures.count == 1)
         #expect(report.failures.first?.hasPrefix("line 4: expected presented options=banner") == true)
         #expect(report.failures.first?.contains("presented") == true)

@@ -125,7 +125,7 @@ final class APNsClientHandler: ChannelInboundHandler {
     func start(_ request: APNsConnection.Request, timeout: TimeAmount, completion: @escaping Completion) {
         guard let context, !closed, goAwayLastStreamID == nil, nextStreamID < Self.lastStreamID else {
             if nextStreamID >= Self.lastStreamID { status.update { $0.closed = true } }
-            completion(.failure(.notProcessed))
+            completion(.failure(.notProcessed(brokenBecause)))
             return
         }
         let streamID = HTTP2StreamID(nextStreamID)
@@ -235,7 +235,7 @@ final class APNsClientHandler: ChannelInboundHandler {
             pending[frame.streamID]!.response.body.append(contentsOf: buffer.readableBytesView)
             if data.endStream { complete(frame.streamID) }
         case .rstStream(let code):
-            fail(frame.streamID, with: code == .refusedStream ? .notProcessed : .lost("stream reset by the server (\(code))"))
+            fail(frame.streamID, with: code == .refusedStream ? .notProcessed(nil) : .lost("stream reset by the server (\(code))"))
         case .goAway(let lastStreamID, _, let opaqueData):
             goAwayLastStreamID = lastStreamID
             let reason = opaqueData.flatMap { APNsErrorBody(bytes: $0.readableBytesView)?.reason.rawValue }
@@ -244,7 +244,7 @@ final class APNsClientHandler: ChannelInboundHandler {
                 $0.goAwayReason = reason
             }
             // Streams above the last one were never processed: resend them elsewhere.
-            for streamID in pending.keys where streamID > lastStreamID { fail(streamID, with: .notProcessed) }
+            for streamID in pending.keys where streamID > lastStreamID { fail(streamID, with: .notProcessed(reason.map { "GOAWAY \($0)" })) }
             closeIfDrainedAfterGoAway()
         case .settings(.settings(let settings)):
             for setting in settings where setting.parameter == .maxConcurrentStreams {
@@ -263,10 +263,10 @@ final class APNsClientHandler: ChannelInboundHandler {
         let last = goAwayLastStreamID
         for streamID in Array(pending.keys) {
             if let last, streamID > last {
-                fail(streamID, with: .notProcessed)
+                fail(streamID, with: .notProcessed(brokenBecause))
             } else if !framing.hasOpened(streamID) {
                 // Still waiting under the server's stream limit: it never left this side.
-                fail(streamID, with: .notProcessed)
+                fail(streamID, with: .notProcessed(brokenBecause))
             } else {
                 fail(streamID, with: .lost(brokenBecause.map { "the connection closed: \($0)" } ?? "the connection closed"))
             }

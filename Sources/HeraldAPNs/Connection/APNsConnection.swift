@@ -33,8 +33,9 @@ final class APNsConnection: Sendable {
     /// Why a request got no answer on this connection.
     enum Failure: Error {
         /// The server is closing the connection and never processed the request: resend it
-        /// elsewhere, it cannot have been delivered.
-        case notProcessed
+        /// elsewhere, it cannot have been delivered. The text says why, when the connection broke
+        /// for a reason (a protocol error from the server, say).
+        case notProcessed(String?)
         /// The request waited its whole timeout for a stream (the server's stream limit left
         /// no room) and was never sent; the text says what the server allowed.
         case notOpened(String)

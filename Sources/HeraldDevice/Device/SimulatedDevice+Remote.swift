@@ -47,7 +47,7 @@ extension SimulatedDevice {
                 record(.extensionStarted, app: id, notification: identifier, details: ["note": "string-flag"],
                        "mutable-content is the string \"1\"; devices read it as 1, but Apple specifies the number")
             }
-            let handler = installed.serviceExtension ?? ComposedServiceExtension(steps: [])
+            let handler = installed.serviceExtension ?? PassThroughServiceExtension()
             let (content, seconds) = await runServiceExtension(handler, request: request, payload: payload, app: installed.bundle)
             request.content = content
             shownAt = receivedAt.addingTimeInterval(seconds)

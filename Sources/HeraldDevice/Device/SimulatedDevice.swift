@@ -6,7 +6,7 @@ import HeraldCore
 ///
 /// ```swift
 /// let device = SimulatedDevice(now: start)
-/// try await device.install(app, settings: .granted, state: .background, serviceExtension: ComposedServiceExtension(steps: [MediaDownloadStep()]))
+/// try await device.install(app, settings: .granted, state: .background, serviceExtension: PassThroughServiceExtension())
 /// try await device.receive(payload, app: app.bundleIdentifier)
 /// let banner = await device.shown.last
 /// ```
@@ -74,7 +74,7 @@ public actor SimulatedDevice {
         let center = DeviceNotificationCenter(now: now, calendar: calendar)
         apps[id] = InstalledApp(
             bundle: bundle, settings: settings, state: state, center: center, delegate: delegate,
-            serviceExtension: serviceExtension ?? (bundle.serviceExtension != nil ? ComposedServiceExtension(steps: []) : nil),
+            serviceExtension: serviceExtension ?? (bundle.serviceExtension != nil ? PassThroughServiceExtension() : nil),
             contentExtensionHandlers: contentExtensions, contentConfigurations: configurations
         )
         let extensions = bundle.extensions.map(\.name)

@@ -7,7 +7,7 @@ public struct DeviceExplainer: Sendable {
     /// The app the payload is for. Without one, an app with a (pass-through) service extension
     /// that registered the payload's category is assumed.
     public var app: AppBundle?
-    public var serviceExtension: ComposedServiceExtension?
+    public var serviceExtension: (any NotificationServiceExtension)?
     public var state: AppRunState
     public var locked: Bool
     public var settings: NotificationSettings
@@ -16,7 +16,7 @@ public struct DeviceExplainer: Sendable {
     public var fetcher: any MediaFetcher
 
     public init(
-        app: AppBundle? = nil, serviceExtension: ComposedServiceExtension? = nil, state: AppRunState = .background, locked: Bool = false,
+        app: AppBundle? = nil, serviceExtension: (any NotificationServiceExtension)? = nil, state: AppRunState = .background, locked: Bool = false,
         settings: NotificationSettings = .granted, foregroundOptions: PresentationOptions? = [.banner, .list, .sound, .badge],
         fetcher: any MediaFetcher = URLSessionMediaFetcher()
     ) {

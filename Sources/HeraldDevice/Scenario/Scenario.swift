@@ -21,7 +21,8 @@ public struct Scenario: Sendable {
         public var state: AppRunState
         public var forceQuit: Bool
         public var delegate: Delegate
-        public var serviceExtension: ComposedServiceExtension?
+        /// The shipped steps its service extension runs, if it names them.
+        public var serviceExtension: ServiceExtensionRecipe?
         public var contentExtensions: [String: ScriptedContentExtension]
         public var categories: [NotificationCategory]
     }

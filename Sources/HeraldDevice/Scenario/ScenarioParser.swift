@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HeraldCore
 import Yams
@@ -135,7 +134,7 @@ public struct ScenarioParser {
                 bundle.localizations[try reader.string(language, "a language")] = values
             }
         }
-        var service: ComposedServiceExtension?
+        var service: ServiceExtensionRecipe?
         if let node = map["service-extension"] { service = try serviceExtension(node) }
         if service != nil, let types = map["user-activity-types"] {
             var declared = AppExtensionBundle.serviceExtension(userActivityTypes: try reader.strings(types, "user-activity-types"))
@@ -201,9 +200,9 @@ public struct ScenarioParser {
 
     static let stepNames = ["rewrite-title", "set-category", "download-media", "decrypt", "communication", "wait", "never-answer"]
 
-    func serviceExtension(_ node: Node) throws(ScenarioError) -> ComposedServiceExtension {
+    func serviceExtension(_ node: Node) throws(ScenarioError) -> ServiceExtensionRecipe {
         let elements: [Node] = node.sequence.map(Array.init) ?? [node]
-        var steps: [any ServiceExtensionStep] = []
+        var steps: [ServiceExtensionRecipe.Step] = []
         var answers = true
         for element in elements {
             let name: String
@@ -219,47 +218,50 @@ public struct ScenarioParser {
             case "rewrite-title":
                 if let argument, let map = argument.mapping {
                     try reader.checkKeys(map, allowed: ["title", "subtitle", "body"], in: "rewrite-title")
-                    steps.append(TitleRewriteStep(
-                        titleFormat: try map["title"].map { node throws(ScenarioError) in try reader.string(node, "title") } ?? "%@",
+                    steps.append(.rewriteTitle(
+                        format: try map["title"].map { node throws(ScenarioError) in try reader.string(node, "title") } ?? "%@",
                         subtitle: try map["subtitle"].map { node throws(ScenarioError) in try reader.string(node, "subtitle") },
                         body: try map["body"].map { node throws(ScenarioError) in try reader.string(node, "body") }))
                 } else {
-                    steps.append(TitleRewriteStep(titleFormat: try argument.map { node throws(ScenarioError) in try reader.string(node, "rewrite-title") } ?? "%@ [modified]"))
+                    steps.append(.rewriteTitle(
+                        format: try argument.map { node throws(ScenarioError) in try reader.string(node, "rewrite-title") } ?? "%@ [modified]",
+                        subtitle: nil, body: nil))
                 }
             case "set-category":
                 guard let argument else { throw reader.fail(element, "set-category needs the category identifier") }
-                steps.append(CategoryStep(category: try reader.string(argument, "set-category")))
+                steps.append(.setCategory(try reader.string(argument, "set-category")))
             case "download-media":
-                var step = MediaDownloadStep()
+                var keyPaths = ServiceExtensionRecipe.defaultMediaKeyPaths
+                var identifier = "media"
                 if let argument, let map = argument.mapping {
                     try reader.checkKeys(map, allowed: ["key-paths", "identifier"], in: "download-media")
-                    if let paths = map["key-paths"] { step.keyPaths = try reader.strings(paths, "key-paths") }
-                    if let identifier = map["identifier"] { step.attachmentIdentifier = try reader.string(identifier, "identifier") }
+                    if let paths = map["key-paths"] { keyPaths = try reader.strings(paths, "key-paths") }
+                    if let node = map["identifier"] { identifier = try reader.string(node, "identifier") }
                 }
-                steps.append(step)
+                steps.append(.downloadMedia(keyPaths: keyPaths, attachmentIdentifier: identifier))
             case "decrypt":
                 guard let argument, let map = argument.mapping, let keyNode = map["key"] else {
-                    throw reader.fail(element, "decrypt needs key: (a base64 AES key of 16, 24 or 32 bytes)")
+                    throw reader.fail(element, "decrypt needs key: (the device's Curve25519 private key, base64 of 32 bytes)")
                 }
+                try reader.checkKeys(map, allowed: ["key"], in: "decrypt")
                 let text = try reader.string(keyNode, "key")
-                guard let data = Data(base64Encoded: text), [16, 24, 32].contains(data.count) else {
-                    throw reader.fail(keyNode, "key must be base64 of 16, 24 or 32 bytes")
+                guard let data = Data(base64Encoded: text), data.count == 32 else {
+                    throw reader.fail(keyNode, "key must be the device's Curve25519 private key: base64 of 32 bytes")
                 }
-                steps.append(DecryptStep(key: SymmetricKey(data: data), field: try map["field"].map { node throws(ScenarioError) in try reader.string(node, "field") } ?? "encrypted"))
+                steps.append(.decrypt(privateKey: data))
             case "communication":
-                var step = CommunicationStep()
-                if let argument, let map = argument.mapping, let key = map["image-key"] { step.imageKey = try reader.string(key, "image-key") }
-                steps.append(step)
+                if argument != nil { throw reader.fail(element, "communication takes no argument: it reads sender or sender_image_url") }
+                steps.append(.communication)
             case "wait":
                 guard let argument else { throw reader.fail(element, "wait needs seconds, e.g. wait: 40") }
-                steps.append(WaitStep(seconds: try reader.seconds(argument, "wait")))
+                steps.append(.wait(seconds: try reader.seconds(argument, "wait")))
             case "never-answer":
                 answers = false
             default:
                 throw reader.fail(element, "unknown service-extension step \"\(name)\"; steps: \(Self.stepNames.joined(separator: ", "))")
             }
         }
-        return ComposedServiceExtension(steps: steps, answers: answers)
+        return ServiceExtensionRecipe(steps: steps, answers: answers)
     }
 
     static let contentExtensionKeys = ["categories", "size-ratio", "default-content-hidden", "overrides-default-title", "user-interaction-enabled", "answers", "otherwise"]

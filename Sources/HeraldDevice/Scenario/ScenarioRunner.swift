@@ -23,14 +23,17 @@ public struct ScenarioRunner: Sendable {
     public var fetcher: (any MediaFetcher)?
     /// Real time a silent extension is waited for.
     public var extensionRealTimeLimit: Duration
+    /// Runs the shipped steps a scenario's apps name (HeraldKit's code, `HeraldShippedExtensions`).
+    public var extensions: any ServiceExtensionMaker
 
-    public init(fetcher: (any MediaFetcher)? = nil, extensionRealTimeLimit: Duration = .seconds(35)) {
+    public init(extensions: any ServiceExtensionMaker, fetcher: (any MediaFetcher)? = nil, extensionRealTimeLimit: Duration = .seconds(35)) {
+        self.extensions = extensions
         self.fetcher = fetcher
         self.extensionRealTimeLimit = extensionRealTimeLimit
     }
 
     public func run(_ scenario: Scenario) async -> ScenarioReport {
-        var session = ScenarioSession(scenario: scenario, device: SimulatedDevice(
+        var session = ScenarioSession(scenario: scenario, extensions: extensions, device: SimulatedDevice(
             now: scenario.start, locked: scenario.locked, timeZone: scenario.timeZone,
             fetcher: fetcher ?? URLSessionMediaFetcher(simulatedLatency: scenario.networkLatency),
             extensionRealTimeLimit: extensionRealTimeLimit
@@ -54,6 +57,7 @@ public struct ScenarioRunner: Sendable {
 /// events the next `expect` looks at.
 struct ScenarioSession {
     let scenario: Scenario
+    let extensions: any ServiceExtensionMaker
     let device: SimulatedDevice
     var failures: [String] = []
     var renders: [String] = []
@@ -66,8 +70,9 @@ struct ScenarioSession {
     var inbox: PushInbox?
     var forwarders: [Task<Void, Never>] = []
 
-    init(scenario: Scenario, device: SimulatedDevice) {
+    init(scenario: Scenario, extensions: any ServiceExtensionMaker, device: SimulatedDevice) {
         self.scenario = scenario
+        self.extensions = extensions
         self.device = device
     }
 
@@ -81,7 +86,8 @@ struct ScenarioSession {
             case .willPresent(let options): ScriptedDelegate(foregroundOptions: options)
             }
             await device.install(app.bundle, settings: app.settings, state: app.state, delegate: delegate,
-                                 serviceExtension: app.serviceExtension, contentExtensions: app.contentExtensions)
+                                 serviceExtension: app.serviceExtension.map { extensions.serviceExtension(for: $0, app: app.bundle) },
+                                 contentExtensions: app.contentExtensions)
             if app.forceQuit { try? await device.setState(.notRunning, app: app.bundle.bundleIdentifier, forceQuit: true) }
             if !app.categories.isEmpty {
                 do {

@@ -39,14 +39,13 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Asks the user, the first time, to allow notifications with these options; later calls
     /// answer with the decision already made. `.provisional` is granted without asking.
-    public func requestAuthorization(options: UNAuthorizationOptions = [], completionHandler: @escaping (Bool, (any Error)?) -> Void) {
-        let handler = UncheckedBox(completionHandler)
+    public func requestAuthorization(options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         spawn { [self] in
             do {
                 let granted = try await requestAuthorization(options: options)
-                handler.value(granted, nil)
+                completionHandler(granted, nil)
             } catch {
-                handler.value(false, error)
+                completionHandler(false, error)
             }
         }
     }
@@ -73,9 +72,8 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         }
     }
 
-    public func getNotificationSettings(completionHandler: @escaping (UNNotificationSettings) -> Void) {
-        let handler = UncheckedBox(completionHandler)
-        spawn { [self] in handler.value(await notificationSettings()) }
+    public func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
+        spawn { [self] in completionHandler(await notificationSettings()) }
     }
 
     public func notificationSettings() async -> UNNotificationSettings {
@@ -89,16 +87,15 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Schedules a local notification (a `nil` trigger delivers it now), replacing a pending one
     /// with the same identifier. The device refuses what iOS refuses (an invalid trigger or
     /// attachment, notifications not allowed) and passes the reason to the handler.
-    public func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil) {
-        let handler = UncheckedBox(completionHandler)
+    public func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         let deviceRequest = request.deviceRequest
         guard let runtime else {
-            handler.value?(Self.detachedError)
+            completionHandler?(Self.detachedError)
             return
         }
         runtime.queue.enqueue {
             let error = await Self.add(deviceRequest, runtime: runtime)
-            handler.value?(error)
+            completionHandler?(error)
         }
     }
 
@@ -124,9 +121,8 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         }
     }
 
-    public func getPendingNotificationRequests(completionHandler: @escaping ([UNNotificationRequest]) -> Void) {
-        let handler = UncheckedBox(completionHandler)
-        spawn { [self] in handler.value(await pendingNotificationRequests()) }
+    public func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
+        spawn { [self] in completionHandler(await pendingNotificationRequests()) }
     }
 
     public func pendingNotificationRequests() async -> [UNNotificationRequest] {
@@ -147,9 +143,8 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     // MARK: Delivered notifications
 
-    public func getDeliveredNotifications(completionHandler: @escaping ([UNNotification]) -> Void) {
-        let handler = UncheckedBox(completionHandler)
-        spawn { [self] in handler.value(await deliveredNotifications()) }
+    public func getDeliveredNotifications(completionHandler: @escaping @Sendable ([UNNotification]) -> Void) {
+        spawn { [self] in completionHandler(await deliveredNotifications()) }
     }
 
     /// The app's notifications in Notification Center, oldest first.
@@ -184,9 +179,8 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         }
     }
 
-    public func getNotificationCategories(completionHandler: @escaping (Set<UNNotificationCategory>) -> Void) {
-        let handler = UncheckedBox(completionHandler)
-        spawn { [self] in handler.value(await notificationCategories()) }
+    public func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
+        spawn { [self] in completionHandler(await notificationCategories()) }
     }
 
     public func notificationCategories() async -> Set<UNNotificationCategory> {
@@ -196,18 +190,17 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Sets the number on the app's icon (0 clears it).
-    public func setBadgeCount(_ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil) {
-        let handler = UncheckedBox(completionHandler)
+    public func setBadgeCount(_ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         guard let runtime else {
-            handler.value?(Self.detachedError)
+            completionHandler?(Self.detachedError)
             return
         }
         runtime.queue.enqueue {
             do {
                 try await runtime.device.setBadge(newBadgeCount, app: runtime.id)
-                handler.value?(nil)
+                completionHandler?(nil)
             } catch {
-                handler.value?(UNError(.badgeInputInvalid, "\(error)"))
+                completionHandler?(UNError(.badgeInputInvalid, "\(error)"))
             }
         }
     }

@@ -96,7 +96,7 @@ public class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unch
 
 extension UNNotificationContent {
     /// The content as the simulated device holds it.
-    var deviceContent: NotificationContent {
+    package var deviceContent: NotificationContent {
         var content = NotificationContent(title: fields.title, subtitle: fields.subtitle, body: fields.body)
         content.badge = fields.badge?.intValue
         content.sound = fields.sound?.deviceName

@@ -21,8 +21,8 @@ public class UNNotificationRequest: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
-    /// A request the device holds, for app code.
-    convenience init(device request: NotificationRequest, userInfo: HeraldCore.JSONObject? = nil, app: AppBundle?, remote: Bool) {
+    /// A request the device holds, for app code (and the simulator's shipped extensions).
+    package convenience init(device request: NotificationRequest, userInfo: HeraldCore.JSONObject? = nil, app: AppBundle?, remote: Bool) {
         let content = UNNotificationContent(fields: UNNotificationContent.fields(from: request.content, userInfo: userInfo, app: app))
         let trigger: UNNotificationTrigger? = remote ? UNPushNotificationTrigger(repeats: false) : request.trigger.map(UNNotificationTrigger.make(device:))
         self.init(identifier: request.identifier, copying: content, trigger: trigger)

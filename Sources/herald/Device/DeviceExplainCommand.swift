@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldDevice
+import HeraldShippedExtensions
 
 /// `herald device explain PAYLOAD.json [--app FOLDER]`: what an iPhone does with a payload, and why.
 struct DeviceExplainCommand: AsyncParsableCommand {
@@ -64,17 +65,21 @@ struct DeviceExplainCommand: AsyncParsableCommand {
                 throw CommandError("\(error)").exit(command: "device explain")
             }
         }
-        var steps: [any ServiceExtensionStep] = []
+        var steps: [ServiceExtensionRecipe.Step] = []
         for name in (`extension` ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             switch name {
-            case "rewrite-title": steps.append(TitleRewriteStep())
-            case "download-media": steps.append(MediaDownloadStep())
-            case "communication": steps.append(CommunicationStep())
+            case "rewrite-title": steps.append(.rewriteTitle(format: "%@ [modified]", subtitle: nil, body: nil))
+            case "download-media": steps.append(.downloadMedia(keyPaths: ServiceExtensionRecipe.defaultMediaKeyPaths, attachmentIdentifier: "media"))
+            case "communication": steps.append(.communication)
             default: throw CommandError("unknown --extension step \"\(name)\"; use rewrite-title, download-media or communication").exit(command: "device explain")
             }
         }
         let explainer = DeviceExplainer(
-            app: bundle, serviceExtension: steps.isEmpty ? nil : ComposedServiceExtension(steps: steps), state: appState, locked: locked, settings: settings
+            app: bundle,
+            serviceExtension: steps.isEmpty ? nil : ShippedExtensions().serviceExtension(
+                for: ServiceExtensionRecipe(steps: steps), app: bundle ?? AppBundle(bundleIdentifier: "com.example.app")
+            ),
+            state: appState, locked: locked, settings: settings
         )
         let explanation = await explainer.explain(decoded, headers: PushHeaders(collapseID: collapseID))
         print("Assuming \(explanation.assumptions.joined(separator: "; ")).")

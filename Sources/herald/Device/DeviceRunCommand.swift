@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldDevice
+import HeraldShippedExtensions
 
 /// `herald device run SCENARIO.yaml…`: plays scenarios and fails when an expectation does.
 struct DeviceRunCommand: AsyncParsableCommand {
@@ -33,7 +34,7 @@ struct DeviceRunCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError("\(error)").exit(command: "device run")
             }
-            let report = await ScenarioRunner().run(scenario)
+            let report = await ScenarioRunner(extensions: ShippedExtensions()).run(scenario)
             if json {
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .iso8601
