@@ -4,17 +4,17 @@ import Testing
 
 @Suite struct LintCommandTests {
     @Test func warningsOnlyExitZero() throws {
-        let output = try HeraldCLI.run(["lint", "examples/seed-002-image.json"])
+        let output = try HeraldCLI.run(["lint", "Examples/Payloads/seed-002-image.json"])
         #expect(output.status == 0)
-        #expect(output.stdout.contains("examples/seed-002-image.json: warning: aps.mutable-content: "))
+        #expect(output.stdout.contains("Examples/Payloads/seed-002-image.json: warning: aps.mutable-content: "))
         #expect(output.stdout.contains("[flag-not-number]"))
         #expect(output.stdout.hasSuffix("4 warnings\n"))
     }
 
     @Test func errorsExitOneWithLineAndColumn() throws {
-        let output = try HeraldCLI.run(["lint", "examples/seed-000-media.json"])
+        let output = try HeraldCLI.run(["lint", "Examples/Payloads/seed-000-media.json"])
         #expect(output.status == 1)
-        #expect(output.stdout.hasPrefix("examples/seed-000-media.json:1:170: error: the payload is not valid JSON"))
+        #expect(output.stdout.hasPrefix("Examples/Payloads/seed-000-media.json:1:170: error: the payload is not valid JSON"))
     }
 
     @Test func readsStandardInputAndChecksHeaders() throws {
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func jsonOutputForScripts() throws {
-        let output = try HeraldCLI.run(["lint", "examples/seed-003-communication.json", "--json"])
+        let output = try HeraldCLI.run(["lint", "Examples/Payloads/seed-003-communication.json", "--json"])
         #expect(output.status == 1)
         let report = try JSONValue(parsing: output.stdout)
         #expect(report["errors"] == 1)
