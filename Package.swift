@@ -134,6 +134,8 @@ let package = Package(
         .target(
             name: "HeraldTestSupport",
             dependencies: [
+                "HeraldCore", "HeraldSandbox", "HeraldAPNs",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

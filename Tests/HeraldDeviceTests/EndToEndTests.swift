@@ -31,11 +31,8 @@ final class RecordingDelegate: NotificationDelegate {
         .appendingPathComponent("Scenarios/apps/QiShare")
 
     @Test func aPushTravelsFromTheClientToTheAppsDelegate() async throws {
-        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let sandbox = try await Sandbox.start(SandboxConfiguration(
-            port: 0, adminPort: 0, autoAccept: false,
-            providerKeys: [.init(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey)]
-        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let fixture = try await SandboxFixture.start()
+        let client = fixture.client
         let media = try await MediaServer.start()
 
         let app = try AppBundle.load(from: Self.appFolder)
@@ -52,14 +49,9 @@ final class RecordingDelegate: NotificationDelegate {
             NotificationAction(identifier: "ActionD", title: "D_Input", textInput: .init(buttonTitle: "Send", placeholder: "…")),
         ])], app: app.bundleIdentifier)
 
-        let link = try SandboxLink(adminURL: URL(string: "http://127.0.0.1:\(sandbox.adminPort!)")!)
+        let link = try SandboxLink(adminURL: fixture.adminURL)
         let token = try await link.register(bundleID: app.bundleIdentifier, environment: "development")
         let pushes = try await link.pushes(token: token)
-
-        let client = try APNsClient(configuration: APNsClientConfiguration(
-            endpoint: .custom(host: "127.0.0.1", port: sandbox.port), transport: .tls(trustedCertificate: sandbox.certificatePath),
-            authentication: .token(ProviderTokenSource(key: key))
-        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
         let payload = try Payload(decoding: """
             {"aps":{"alert":{"title":"Parcel","body":"Your parcel is here"},"mutable-content":1,"category":"QiShareCategoryIdentifier"},\
             "media":{"url":"\(media.baseURL)/photo","type":"image"}}
@@ -87,23 +79,15 @@ final class RecordingDelegate: NotificationDelegate {
         #expect(responses.first?.notification.userInfo["media"] != nil)
         #expect(try await device.state(app.bundleIdentifier) == .foreground)
 
-        try await client.shutdown()
         await media.stop()
-        try await sandbox.shutdown()
+        try await fixture.stop()
     }
 
     /// Offline, the sandbox keeps the latest push; back online, the device gets it.
     @Test func anOfflineDeviceGetsTheStoredPushWhenItComesBack() async throws {
-        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let sandbox = try await Sandbox.start(SandboxConfiguration(
-            port: 0, adminPort: 0, autoAccept: false,
-            providerKeys: [.init(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey)]
-        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-        let client = try APNsClient(configuration: APNsClientConfiguration(
-            endpoint: .custom(host: "127.0.0.1", port: sandbox.port), transport: .tls(trustedCertificate: sandbox.certificatePath),
-            authentication: .token(ProviderTokenSource(key: key))
-        ), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-        let link = try SandboxLink(adminURL: URL(string: "http://127.0.0.1:\(sandbox.adminPort!)")!)
+        let fixture = try await SandboxFixture.start()
+        let client = fixture.client
+        let link = try SandboxLink(adminURL: fixture.adminURL)
         let token = try await link.register(bundleID: "com.example.app", environment: "development")
         let pushes = try await link.pushes(token: token)
         try await link.setOnline(false, token: token)
@@ -119,7 +103,6 @@ final class RecordingDelegate: NotificationDelegate {
         let push = try #require(try await iterator.next())
         #expect(push.payload.aps.alert?.hasVisibleContent == true)
         #expect(push.payload.jsonString.contains("second") && !push.payload.jsonString.contains("first"))
-        try await client.shutdown()
-        try await sandbox.shutdown()
+        try await fixture.stop()
     }
 }
