@@ -38,12 +38,18 @@ public struct HeraldFileKeyStore: HeraldKeyStore {
         return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: Data(contentsOf: file))
     }
 
+    /// Writes the new key in one step (a reader sees the old key or the new one, never part),
+    /// readable after the first unlock so a push that arrives while the phone is locked can
+    /// still be opened.
     public func makeKey() throws -> Curve25519.KeyAgreement.PrivateKey {
         let key = Curve25519.KeyAgreement.PrivateKey()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: file.path, contents: key.rawRepresentation, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
+        #if os(iOS) || os(watchOS) || os(visionOS)
+        try key.rawRepresentation.write(to: file, options: [.atomic, .completeFileProtectionUntilFirstUserAuthentication])
+        #else
+        try key.rawRepresentation.write(to: file, options: [.atomic])
+        #endif
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         return key
     }
 }

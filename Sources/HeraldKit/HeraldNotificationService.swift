@@ -201,6 +201,10 @@ open class HeraldNotificationService: UNNotificationServiceExtension {
 
     /// Downloads with ``downloadTimeout``; `nil` on any failure or a non-2xx answer.
     open func download(_ url: URL) async -> (Data, URLResponse)? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+            log("\(url.absoluteString) is not an http(s) URL; nothing downloaded")
+            return nil
+        }
         var request = URLRequest(url: url)
         request.timeoutInterval = downloadTimeout
         do {

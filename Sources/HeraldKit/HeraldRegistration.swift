@@ -79,8 +79,12 @@ public final class HeraldRegistration: @unchecked Sendable {
     private var lastSent: [String: String]?
     private var running: Task<Void, Never>?
     private var observers: [NSObjectProtocol] = []
+    private var onResultHandler: (@Sendable ((any Error)?) -> Void)?
     /// Called after each registration ends, with `nil` on success.
-    public var onResult: (@Sendable ((any Error)?) -> Void)?
+    public var onResult: (@Sendable ((any Error)?) -> Void)? {
+        get { lock.withLock { onResultHandler } }
+        set { lock.withLock { onResultHandler = newValue } }
+    }
 
     public init(_ configuration: Configuration, session: URLSession = .shared) {
         self.configuration = configuration
@@ -119,7 +123,7 @@ public final class HeraldRegistration: @unchecked Sendable {
     public func refresh() {
         let changed = lock.withLock { () -> Bool in
             guard let token = lastToken else { return false }
-            return lastSent != fields(for: token)
+            return lastSent != (try? fields(for: token))
         }
         if changed { start() }
     }
@@ -134,39 +138,52 @@ public final class HeraldRegistration: @unchecked Sendable {
 
     // MARK: Sending
 
+    /// Starts a registration with the latest fields. The one in flight is cancelled and awaited
+    /// first, so an older request can never reach the server after a newer one.
     private func start() {
-        let task = Task { [weak self] in
-            guard let self, let token = self.lock.withLock({ self.lastToken }) else { return }
-            do {
-                try await self.send(token)
-                self.onResult?(nil)
-            } catch is CancellationError {
-            } catch {
-                self.onResult?(error)
-            }
-        }
         lock.withLock {
-            running?.cancel()
-            running = task
+            let previous = running
+            previous?.cancel()
+            running = Task { [weak self] in
+                await previous?.value
+                guard let self, let token = self.lock.withLock({ self.lastToken }) else { return }
+                do {
+                    try await self.send(token)
+                    self.report(nil)
+                } catch is CancellationError {
+                } catch {
+                    self.report(error)
+                }
+            }
         }
     }
 
-    /// The body's fields for this token as they are now.
-    private func fields(for token: Data) -> [String: String] {
+    private func report(_ error: (any Error)?) {
+        let handler = lock.withLock { onResultHandler }
+        handler?(error)
+    }
+
+    /// The body's fields for this token as they are now. A key store that cannot give its key
+    /// stops the registration (sending none would clear the server's key).
+    private func fields(for token: Data) throws -> [String: String] {
         var fields = ["token": token.map { String(format: "%02x", $0) }.joined(), "environment": configuration.environment,
                       "locale": Locale.preferredLanguages.first ?? Locale.current.identifier, "timeZone": TimeZone.current.identifier]
         fields["userId"] = configuration.userID
         fields["appVersion"] = configuration.appVersion
         fields["tags"] = configuration.tags.joined(separator: "\u{1F}")
-        if let key = try? configuration.keyStore?.existingOrNewKey() {
-            fields["encryptionKey"] = key.publicKey.rawRepresentation.base64EncodedString()
+        if let keyStore = configuration.keyStore {
+            do {
+                fields["encryptionKey"] = try keyStore.existingOrNewKey().publicKey.rawRepresentation.base64EncodedString()
+            } catch {
+                throw Failure.invalid("the device's encryption key cannot be read (\(error.localizedDescription)); the registration waits for it")
+            }
         }
         return fields
     }
 
     @discardableResult
     private func send(_ token: Data) async throws -> Int {
-        let (configuration, fields) = lock.withLock { (self.configuration, self.fields(for: token)) }
+        let (configuration, fields) = try lock.withLock { (self.configuration, try self.fields(for: token)) }
         let hex = fields["token"]!
         var body: [String: Any] = ["environment": configuration.environment, "tags": configuration.tags]
         for key in ["userId", "locale", "timeZone", "appVersion", "encryptionKey"] { body[key] = fields[key] }
@@ -190,8 +207,12 @@ public final class HeraldRegistration: @unchecked Sendable {
                     return status
                 }
                 let message = String(decoding: data, as: UTF8.self)
-                if status != 429, (400..<500).contains(status) { throw Failure.refused(status: status, message: message) }
+                if ![408, 429].contains(status), (400..<500).contains(status) { throw Failure.refused(status: status, message: message) }
                 lastError = "HTTP \(status): \(message)"
+                // The server's own pause, when it gives one (capped by the back-off's maximum).
+                if let after = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init), after > 0 {
+                    delay = min(.milliseconds(Int64(after * 1000)), configuration.maximumDelay)
+                }
             } catch let failure as Failure {
                 throw failure
             } catch is CancellationError {

@@ -13,6 +13,10 @@ struct RecipeServiceExtension: NotificationServiceExtension {
     var name: String { recipe.name }
 
     func didReceive(_ context: ServiceExtensionContext) async {
+        await SimulatedAppContext.withoutApp { await run(context) }
+    }
+
+    private func run(_ context: ServiceExtensionContext) async {
         let request = UNNotificationRequest(device: context.request, userInfo: context.payload.json, app: context.app, remote: true)
         guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else { return }
         var delivered: UNNotificationContent = content

@@ -22,10 +22,6 @@ final class SimulatedHeraldService: HeraldNotificationService, @unchecked Sendab
         super.init()
     }
 
-    required init() {
-        fatalError("the simulator makes SimulatedHeraldService with its context")
-    }
-
     override var mediaKeyPaths: [String] { paths }
 
     override var attachmentIdentifier: String { identifier }

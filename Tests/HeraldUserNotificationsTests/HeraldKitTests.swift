@@ -36,6 +36,24 @@ final class KitAppDelegate: UIResponder, UIApplicationDelegate {
     }
 }
 
+/// A content extension built on HeraldKit's helper.
+final class KitContentViewController: UIViewController, UNNotificationContentExtension {
+    let titleLabel = UILabel(frame: .zero)
+    let imageView = UIImageView(frame: .zero)
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        view.addSubview(titleLabel)
+        view.addSubview(imageView)
+    }
+
+    func didReceive(_ notification: UNNotification) {
+        let shown = HeraldNotificationContent(notification)
+        titleLabel.text = shown.title
+        imageView.image = shown.imageData.flatMap { UIImage(data: $0) }
+    }
+}
+
 extension AppCodeTests {
     @Suite struct HeraldKitTests {
         static func keyFolder() throws -> URL {
@@ -45,7 +63,7 @@ extension AppCodeTests {
         }
 
         static func launch(on device: SimulatedDevice) async throws -> SimulatedApp {
-            let app = try await SimulatedApp.launch(try AppFolders.load("Chat"), on: device, settings: .granted, serviceExtension: KitService.self)
+            let app = try await SimulatedApp.launch(try AppFolders.load("Chat"), on: device, settings: .granted, serviceExtension: { KitService() })
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
             return app
         }
@@ -98,6 +116,28 @@ extension AppCodeTests {
             #expect(communication.groupName == "Climbing")
         }
 
+        /// HeraldKit's content helper, in seed 004's pattern: the view shows the first image
+        /// attachment the service extension downloaded.
+        @Test func theContentHelperShowsTheAttachedImage() async throws {
+            let media = try await MediaServer.start()
+            defer { Task { await media.stop() } }
+            KitService.keyFolder = nil
+            let device = SimulatedDevice()
+            let app = try await SimulatedApp.launch(
+                try AppFolders.load("QiShare"), on: device, settings: .granted, serviceExtension: { KitService() },
+                contentExtensions: ["NotificationContent": { KitContentViewController() }]
+            )
+            try await device.setState(.background, app: app.bundle.bundleIdentifier)
+            let identifier = try await app.receive(try Payload(decoding: """
+                {"aps":{"alert":{"title":"Parcel","body":"At the door"},"mutable-content":1,"category":"QiShareCategoryIdentifier"},\
+                "media":{"url":"\(media.baseURL)/photo","type":"image"}}
+                """))
+            try await device.expand(identifier)
+            await app.settle()
+            let view = try #require(await device.events(.appCode).last { $0.details["call"] == "content-extension-didReceive" })
+            #expect(view.details["view"] == "label: Parcel\nimage: \(MediaServer.jpeg.count) bytes")
+        }
+
         /// `herald serve` seals the alert for each device with the key it registered: APNs sees
         /// only ciphertext, the app's HeraldKit extension opens it; a device without a key and a
         /// device whose key changed get the fallback text.
@@ -112,7 +152,7 @@ extension AppCodeTests {
                                                      userID: user, keyStore: keyStore)
                 let device = SimulatedDevice()
                 let app = try await SimulatedApp.launch(
-                    try AppFolders.load("Chat"), on: device, appDelegate: { KitAppDelegate() }, serviceExtension: KitService.self,
+                    try AppFolders.load("Chat"), on: device, appDelegate: { KitAppDelegate() }, serviceExtension: { KitService() },
                     sandbox: serve.sandboxAdminURL, environment: "development"
                 )
                 let token = try #require(app.deviceToken)
@@ -169,7 +209,7 @@ extension AppCodeTests {
             )
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(
-                try AppFolders.load("Chat"), on: device, appDelegate: { KitAppDelegate() }, serviceExtension: KitService.self,
+                try AppFolders.load("Chat"), on: device, appDelegate: { KitAppDelegate() }, serviceExtension: { KitService() },
                 sandbox: serve.sandboxAdminURL, environment: "development"
             )
             let token = try #require(app.deviceToken)

@@ -24,7 +24,7 @@ extension AppCodeTests {
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(
                 try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() },
-                serviceExtension: NotificationService.self, sandbox: fixture.adminURL
+                serviceExtension: { NotificationService() }, sandbox: fixture.adminURL
             )
             let id = app.bundle.bundleIdentifier
 
@@ -45,7 +45,7 @@ extension AppCodeTests {
             #expect(shown.content.title == "Title... [ServiceExtension modified]")
             #expect(shown.content.attachments.map(\.fileURL.pathExtension) == ["jpg"])
             #expect(shown.actions.map(\.identifier) == ["ActionA", "ActionB", "ActionC", "ActionD"])
-            #expect(shown.content.userInfo["image"]?.stringValue?.hasPrefix("herald-data:") == true)
+            #expect(shown.content.userInfo["herald-userinfo-types"]?["image"]?.stringValue == "data")
             #expect(try await device.badge(id) == 1)
 
             // The text-input action goes to the app delegate with what was typed.
@@ -66,7 +66,7 @@ extension AppCodeTests {
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(
                 try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() },
-                serviceExtension: NotificationService.self, sandbox: serve.sandboxAdminURL
+                serviceExtension: { NotificationService() }, sandbox: serve.sandboxAdminURL
             )
             let token = try #require(app.deviceToken)
             let registered = try await serve.call("PUT", "/v1/devices/\(token)", body: #"{"environment": "development", "userId": "qishare"}"#)
@@ -101,7 +101,7 @@ extension AppCodeTests {
             defer { Task { await media.stop() } }
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(
-                try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() }, serviceExtension: NotificationService.self,
+                try AppFolders.load("QiShare"), on: device, appDelegate: { AppDelegate() }, serviceExtension: { NotificationService() },
                 contentExtensions: ["NotificationContent": { NotificationViewController() }]
             )
             try await device.setState(.background, app: app.bundle.bundleIdentifier)

@@ -16,7 +16,7 @@ extension AppCodeTests {
 
         static func launch(on device: SimulatedDevice, scale: Double = 1) async throws -> SimulatedApp {
             let app = try await SimulatedApp.launch(try AppFolders.load("QiShare"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self, extensionTimeScale: scale)
+                                                    serviceExtension: { NotificationService() }, extensionTimeScale: scale)
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
             return app
         }
@@ -43,7 +43,7 @@ extension AppCodeTests {
             let media = try await MediaServer.start()
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("QiShare"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self, sandbox: serve.sandboxAdminURL)
+                                                    serviceExtension: { NotificationService() }, sandbox: serve.sandboxAdminURL)
             try await app.run { await UIApplication.shared.registerForRemoteNotifications() }
             try await serve.register(try #require(app.deviceToken), user: "xu")
             try await device.setState(.background, app: app.bundle.bundleIdentifier)

@@ -22,7 +22,7 @@ extension AppCodeTests {
             defer { Task { await media.stop() } }
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("Chat"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self)
+                                                    serviceExtension: { NotificationService() })
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
             let identifier = try await app.receive(try Self.push(media))
 
@@ -41,7 +41,7 @@ extension AppCodeTests {
             let media = try await MediaServer.start()
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("Chat"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self, sandbox: serve.sandboxAdminURL)
+                                                    serviceExtension: { NotificationService() }, sandbox: serve.sandboxAdminURL)
             try await app.run { await UIApplication.shared.registerForRemoteNotifications() }
             try await serve.register(try #require(app.deviceToken), user: "bob")
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
@@ -64,7 +64,7 @@ extension AppCodeTests {
             defer { Task { await media.stop() } }
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("ChatMissingActivityTypes"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self)
+                                                    serviceExtension: { NotificationService() })
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
             let identifier = try await app.receive(try Self.push(media))
 

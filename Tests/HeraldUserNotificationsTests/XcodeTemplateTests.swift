@@ -13,7 +13,7 @@ extension AppCodeTests {
         @Test func theTemplateRewritesTheTitleBeforeTheBannerIsShown() async throws {
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("QiShare"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self)
+                                                    serviceExtension: { NotificationService() })
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
             let identifier = try await app.receive(try Payload(decoding: Self.push))
 
@@ -28,7 +28,7 @@ extension AppCodeTests {
         @Test func withoutMutableContentTheTemplateDoesNotRun() async throws {
             let device = SimulatedDevice()
             let app = try await SimulatedApp.launch(try AppFolders.load("QiShare"), on: device, settings: .granted,
-                                                    serviceExtension: NotificationService.self)
+                                                    serviceExtension: { NotificationService() })
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
             let identifier = try await app.receive(try Payload(decoding: #"{"aps":{"alert":{"title":"Hello","body":"b"}}}"#))
             #expect(await device.shownNotification(identifier)?.content.title == "Hello")

@@ -47,7 +47,7 @@ public struct SealedAlert: Sendable, Hashable, Codable {
 
         public var description: String {
             switch self {
-            case .invalidPublicKey: "the device's encryption key must be a Curve25519 public key: 32 bytes, base64"
+            case .invalidPublicKey: "the device's encryption key must be a Curve25519 public key: 32 bytes, base64, not a low-order point"
             case .malformed(let why): "the sealed alert is malformed: \(why)"
             case .cannotOpen: "the sealed alert does not open with this device's key (a wrong key, or the bytes were changed)"
             case .invalidPlaintext: "the sealed alert opened, but its plaintext is not a JSON object of title, subtitle and body"
@@ -55,10 +55,13 @@ public struct SealedAlert: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads a device's public key as it registers it (base64 of the raw 32 bytes).
+    /// Reads a device's public key as it registers it (base64 of the raw 32 bytes). A key no
+    /// agreement can be made with (a low-order point such as all zeros) is refused here rather
+    /// than failing each send.
     public static func publicKey(base64 text: String) throws(Failure) -> Curve25519.KeyAgreement.PublicKey {
         guard let data = Data(base64Encoded: text), data.count == 32,
-              let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: data) else { throw .invalidPublicKey }
+              let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: data),
+              (try? Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(with: key)) != nil else { throw .invalidPublicKey }
         return key
     }
 

@@ -76,21 +76,32 @@ extension SimulatedDevice {
     }
 
     /// Moves the virtual clock forward, firing every local notification due on the way, in order.
+    /// The clock stops at each fire date and the notification is presented before it goes on,
+    /// so what the app does when it hears of one (remove or add requests) counts for the rest.
     public func advance(by seconds: TimeInterval) async {
         let end = now.addingTimeInterval(seconds)
-        var fired: [(date: Date, app: String, request: NotificationRequest)] = []
+        while let next = apps.values.compactMap({ $0.center.pending.first?.nextFireDate }).min(), next <= end {
+            var fired: [(app: String, delivered: DeviceNotificationCenter.Delivered)] = []
+            for id in apps.keys.sorted() {
+                guard var installed = apps[id] else { continue }
+                for delivered in installed.center.advance(by: next.timeIntervalSince(installed.center.now)) {
+                    fired.append((id, delivered))
+                }
+                apps[id] = installed
+            }
+            now = next
+            for item in fired {
+                record(.localFired, app: item.app, notification: item.delivered.request.identifier, "local notification fired")
+                let delivered = DeliveredNotification(
+                    request: item.delivered.request, date: item.delivered.date, source: .local, userInfo: item.delivered.request.content.userInfo
+                )
+                await present(delivered, app: item.app, at: item.delivered.date)
+            }
+        }
         for id in apps.keys.sorted() {
             guard var installed = apps[id] else { continue }
-            for delivered in installed.center.advance(by: seconds) {
-                fired.append((delivered.date, id, delivered.request))
-            }
+            installed.center.advance(by: end.timeIntervalSince(installed.center.now))
             apps[id] = installed
-        }
-        for item in fired.sorted(by: { ($0.date, $0.app) < ($1.date, $1.app) }) {
-            now = item.date
-            record(.localFired, app: item.app, notification: item.request.identifier, "local notification fired")
-            let delivered = DeliveredNotification(request: item.request, date: item.date, source: .local, userInfo: item.request.content.userInfo)
-            await present(delivered, app: item.app, at: item.date)
         }
         now = end
     }

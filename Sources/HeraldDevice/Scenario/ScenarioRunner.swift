@@ -25,15 +25,21 @@ public struct ScenarioRunner: Sendable {
     public var extensionRealTimeLimit: Duration
     /// Runs the shipped steps a scenario's apps name (HeraldKit's code, `HeraldShippedExtensions`).
     public var extensions: any ServiceExtensionMaker
+    /// The developer's own types, put in place of the apps' extensions and delegates by name.
+    public var appCode: (any ScenarioAppCode)?
 
-    public init(extensions: any ServiceExtensionMaker, fetcher: (any MediaFetcher)? = nil, extensionRealTimeLimit: Duration = .seconds(35)) {
+    public init(
+        extensions: any ServiceExtensionMaker, appCode: (any ScenarioAppCode)? = nil, fetcher: (any MediaFetcher)? = nil,
+        extensionRealTimeLimit: Duration = .seconds(35)
+    ) {
         self.extensions = extensions
+        self.appCode = appCode
         self.fetcher = fetcher
         self.extensionRealTimeLimit = extensionRealTimeLimit
     }
 
     public func run(_ scenario: Scenario) async -> ScenarioReport {
-        var session = ScenarioSession(scenario: scenario, extensions: extensions, device: SimulatedDevice(
+        var session = ScenarioSession(scenario: scenario, extensions: extensions, appCode: appCode, device: SimulatedDevice(
             now: scenario.start, locked: scenario.locked, timeZone: scenario.timeZone,
             fetcher: fetcher ?? URLSessionMediaFetcher(simulatedLatency: scenario.networkLatency),
             extensionRealTimeLimit: extensionRealTimeLimit
@@ -58,7 +64,10 @@ public struct ScenarioRunner: Sendable {
 struct ScenarioSession {
     let scenario: Scenario
     let extensions: any ServiceExtensionMaker
+    let appCode: (any ScenarioAppCode)?
     let device: SimulatedDevice
+    /// What the app code attached (kept alive for the run).
+    var attached: [any Sendable] = []
     var failures: [String] = []
     var renders: [String] = []
     var lastNotification: String?
@@ -70,9 +79,10 @@ struct ScenarioSession {
     var inbox: PushInbox?
     var forwarders: [Task<Void, Never>] = []
 
-    init(scenario: Scenario, extensions: any ServiceExtensionMaker, device: SimulatedDevice) {
+    init(scenario: Scenario, extensions: any ServiceExtensionMaker, appCode: (any ScenarioAppCode)?, device: SimulatedDevice) {
         self.scenario = scenario
         self.extensions = extensions
+        self.appCode = appCode
         self.device = device
     }
 
@@ -94,6 +104,13 @@ struct ScenarioSession {
                     try await device.setCategories(app.categories, app: app.bundle.bundleIdentifier)
                 } catch {
                     failures.append("app \(app.bundle.bundleIdentifier): \(error)")
+                }
+            }
+            if let appCode {
+                do {
+                    if let handle = try await appCode.attach(to: app.bundle, on: device) { attached.append(handle) }
+                } catch {
+                    failures.append("app \(app.bundle.bundleIdentifier): the app code cannot be attached: \(error)")
                 }
             }
         }

@@ -228,7 +228,12 @@ final class DeliveryWorker: Service, Sendable {
                     sealKeys[delivery.notificationID] = try await store.encryptionKeys(appID: delivery.appID, tokens: tokens)
                 }
                 if let key = sealKeys[delivery.notificationID]?[delivery.token] {
-                    body = Self.sealed(body, seal: seal, key: key)
+                    if let sealed = Self.sealed(body, seal: seal, key: key) {
+                        body = sealed
+                    } else {
+                        logger.warning("the alert could not be sealed for a device; it gets the fallback text",
+                                       metadata: ["notification": "\(delivery.notificationID)", "token": "\(delivery.token.prefix(8))…"])
+                    }
                 }
             }
             let key = GroupKey(appID: storedApp.id, environment: delivery.environment)
@@ -434,11 +439,11 @@ final class DeliveryWorker: Service, Sendable {
         return app
     }
 
-    /// The payload with the alert sealed for one device's key; the payload unchanged (the
-    /// fallback text only) when the key cannot be used.
-    static func sealed(_ body: [UInt8], seal: SealedAlert, key: String) -> [UInt8] {
+    /// The payload with the alert sealed for one device's key; `nil` when the key cannot be
+    /// used (the device then gets the fallback text only).
+    static func sealed(_ body: [UInt8], seal: SealedAlert, key: String) -> [UInt8]? {
         guard var payload = try? Payload(decoding: body), let publicKey = try? SealedAlert.publicKey(base64: key),
-              let sealed = try? seal.seal(to: publicKey) else { return body }
+              let sealed = try? seal.seal(to: publicKey) else { return nil }
         payload.json[SealedAlert.payloadKey] = .string(sealed)
         return payload.serialized
     }

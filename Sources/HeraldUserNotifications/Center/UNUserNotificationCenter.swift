@@ -40,19 +40,19 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Asks the user, the first time, to allow notifications with these options; later calls
     /// answer with the decision already made. `.provisional` is granted without asking.
     public func requestAuthorization(options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        spawn { [self] in
-            do {
-                let granted = try await requestAuthorization(options: options)
-                completionHandler(granted, nil)
-            } catch {
-                completionHandler(false, error)
-            }
+        guard let runtime else {
+            completionHandler(false, Self.detachedError)
+            return
         }
+        runtime.queue.current.enqueue { completionHandler(await Self.authorize(options, runtime: runtime), nil) }
     }
 
     public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         let runtime = try attached()
-        return await runtime.queue.perform {
+        return await runtime.queue.current.perform { await Self.authorize(options, runtime: runtime) }
+    }
+
+    private static func authorize(_ options: UNAuthorizationOptions, runtime: AppRuntime) async -> Bool {
             let device = runtime.device
             guard let settings = try? await device.settings(runtime.id) else { return false }
             if settings.authorization != .notDetermined {
@@ -69,16 +69,24 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             updated.badge = options.contains(.badge)
             if updated != (try? await device.settings(runtime.id)) { try? await device.setSettings(updated, app: runtime.id) }
             return updated.authorization == .authorized
-        }
     }
 
     public func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
-        spawn { [self] in completionHandler(await notificationSettings()) }
+        guard let runtime else { return completionHandler(Self.detachedSettings) }
+        runtime.queue.current.enqueue { completionHandler(await Self.settings(runtime)) }
     }
 
     public func notificationSettings() async -> UNNotificationSettings {
-        guard let runtime else { return UNNotificationSettings(device: NotificationSettings(), requested: [], app: AppBundle(bundleIdentifier: "none")) }
-        let settings = await runtime.queue.perform { (try? await runtime.device.settings(runtime.id)) ?? NotificationSettings() }
+        guard let runtime else { return Self.detachedSettings }
+        return await runtime.queue.current.perform { await Self.settings(runtime) }
+    }
+
+    private static var detachedSettings: UNNotificationSettings {
+        UNNotificationSettings(device: NotificationSettings(), requested: [], app: AppBundle(bundleIdentifier: "none"))
+    }
+
+    private static func settings(_ runtime: AppRuntime) async -> UNNotificationSettings {
+        let settings = (try? await runtime.device.settings(runtime.id)) ?? NotificationSettings()
         return UNNotificationSettings(device: settings, requested: runtime.requestedOptions.withLock { $0 }, app: runtime.bundle)
     }
 
@@ -93,7 +101,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             completionHandler?(Self.detachedError)
             return
         }
-        runtime.queue.enqueue {
+        runtime.queue.current.enqueue {
             let error = await Self.add(deviceRequest, runtime: runtime)
             completionHandler?(error)
         }
@@ -102,7 +110,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public func add(_ request: UNNotificationRequest) async throws {
         let runtime = try attached()
         let deviceRequest = request.deviceRequest
-        if let error = await runtime.queue.perform({ await Self.add(deviceRequest, runtime: runtime) }) { throw error }
+        if let error = await runtime.queue.current.perform({ await Self.add(deviceRequest, runtime: runtime) }) { throw error }
     }
 
     private static func add(_ request: NotificationRequest, runtime: AppRuntime) async -> UNError? {
@@ -122,46 +130,56 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     public func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
-        spawn { [self] in completionHandler(await pendingNotificationRequests()) }
+        guard let runtime else { return completionHandler([]) }
+        runtime.queue.current.enqueue { completionHandler(await Self.pending(runtime)) }
     }
 
     public func pendingNotificationRequests() async -> [UNNotificationRequest] {
         guard let runtime else { return [] }
-        let pending = await runtime.queue.perform { (try? await runtime.device.pending(runtime.id)) ?? [] }
-        return pending.map { UNNotificationRequest(device: $0.request, app: runtime.bundle, remote: false) }
+        return await runtime.queue.current.perform { await Self.pending(runtime) }
+    }
+
+    private static func pending(_ runtime: AppRuntime) async -> [UNNotificationRequest] {
+        ((try? await runtime.device.pending(runtime.id)) ?? []).map { UNNotificationRequest(device: $0.request, app: runtime.bundle, remote: false) }
     }
 
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
         guard let runtime else { return }
-        runtime.queue.enqueue { try? await runtime.device.removePending(identifiers, app: runtime.id) }
+        runtime.queue.current.enqueue { try? await runtime.device.removePending(identifiers, app: runtime.id) }
     }
 
     public func removeAllPendingNotificationRequests() {
         guard let runtime else { return }
-        runtime.queue.enqueue { try? await runtime.device.removeAllPending(app: runtime.id) }
+        runtime.queue.current.enqueue { try? await runtime.device.removeAllPending(app: runtime.id) }
     }
 
     // MARK: Delivered notifications
 
     public func getDeliveredNotifications(completionHandler: @escaping @Sendable ([UNNotification]) -> Void) {
-        spawn { [self] in completionHandler(await deliveredNotifications()) }
+        guard let runtime else { return completionHandler([]) }
+        runtime.queue.current.enqueue { completionHandler(await Self.delivered(runtime)) }
     }
 
     /// The app's notifications in Notification Center, oldest first.
     public func deliveredNotifications() async -> [UNNotification] {
         guard let runtime else { return [] }
-        let delivered = await runtime.queue.perform { (try? await runtime.device.deliveredList(runtime.id)) ?? [] }
-        return delivered.map { UNNotification(date: $0.date, request: UNNotificationRequest(device: $0.request, app: runtime.bundle, remote: false)) }
+        return await runtime.queue.current.perform { await Self.delivered(runtime) }
+    }
+
+    private static func delivered(_ runtime: AppRuntime) async -> [UNNotification] {
+        ((try? await runtime.device.deliveredList(runtime.id)) ?? []).map {
+            UNNotification(date: $0.date, request: UNNotificationRequest(device: $0.request, app: runtime.bundle, remote: false))
+        }
     }
 
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
         guard let runtime else { return }
-        runtime.queue.enqueue { try? await runtime.device.removeDelivered(identifiers, app: runtime.id) }
+        runtime.queue.current.enqueue { try? await runtime.device.removeDelivered(identifiers, app: runtime.id) }
     }
 
     public func removeAllDeliveredNotifications() {
         guard let runtime else { return }
-        runtime.queue.enqueue { try? await runtime.device.removeDelivered(nil, app: runtime.id) }
+        runtime.queue.current.enqueue { try? await runtime.device.removeDelivered(nil, app: runtime.id) }
     }
 
     // MARK: Categories and badge
@@ -170,7 +188,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
         guard let runtime else { return }
         let deviceCategories = categories.sorted { $0.identifier < $1.identifier }.map(\.deviceCategory)
-        runtime.queue.enqueue {
+        runtime.queue.current.enqueue {
             do {
                 try await runtime.device.setCategories(deviceCategories, app: runtime.id)
             } catch {
@@ -180,13 +198,17 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     public func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
-        spawn { [self] in completionHandler(await notificationCategories()) }
+        guard let runtime else { return completionHandler([]) }
+        runtime.queue.current.enqueue { completionHandler(await Self.categories(runtime)) }
     }
 
     public func notificationCategories() async -> Set<UNNotificationCategory> {
         guard let runtime else { return [] }
-        let categories = await runtime.queue.perform { (try? await runtime.device.categories(runtime.id)) ?? [] }
-        return Set(categories.map(UNNotificationCategory.make(device:)))
+        return await runtime.queue.current.perform { await Self.categories(runtime) }
+    }
+
+    private static func categories(_ runtime: AppRuntime) async -> Set<UNNotificationCategory> {
+        Set(((try? await runtime.device.categories(runtime.id)) ?? []).map(UNNotificationCategory.make(device:)))
     }
 
     /// Sets the number on the app's icon (0 clears it).
@@ -195,7 +217,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             completionHandler?(Self.detachedError)
             return
         }
-        runtime.queue.enqueue {
+        runtime.queue.current.enqueue {
             do {
                 try await runtime.device.setBadge(newBadgeCount, app: runtime.id)
                 completionHandler?(nil)
@@ -207,7 +229,7 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public func setBadgeCount(_ newBadgeCount: Int) async throws {
         let runtime = try attached()
-        let error = await runtime.queue.perform { () async -> UNError? in
+        let error = await runtime.queue.current.perform { () async -> UNError? in
             do {
                 try await runtime.device.setBadge(newBadgeCount, app: runtime.id)
                 return nil
@@ -219,11 +241,6 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     // MARK: Support
-
-    /// Runs the work behind a completion-handler call; ``SimulatedApp/settle()`` waits for it.
-    private func spawn(_ work: @escaping @Sendable () async -> Void) {
-        if let runtime { runtime.track(work) } else { Task { await work() } }
-    }
 
     private static let detachedError = UNError(
         .notificationsNotAllowed,

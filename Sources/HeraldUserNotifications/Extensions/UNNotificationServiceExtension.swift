@@ -9,7 +9,7 @@ import Foundation
 /// process for each, and every rule iOS applies holds: the 30 s, one content handler call, the
 /// attachment checks afterwards, the original content when nothing is delivered.
 open class UNNotificationServiceExtension: NSObject {
-    public required override init() {
+    public override init() {
         super.init()
     }
 

@@ -74,6 +74,20 @@ final class AppRuntime: @unchecked Sendable {
         }
     }
 
+    /// Makes the app delegate and calls `application(_:didFinishLaunchingWithOptions:)`.
+    func launch(_ appDelegate: @MainActor @Sendable () -> any UIApplicationDelegate) async {
+        becomeLaunchedLast()
+        await run {
+            await MainActor.run {
+                let application = self.application!
+                let delegate = appDelegate()
+                application.delegate = delegate
+                _ = delegate.application(application, didFinishLaunchingWithOptions: nil)
+            }
+        }
+        await note("application(_:didFinishLaunchingWithOptions:) called", details: ["call": "didFinishLaunching"])
+    }
+
     // MARK: Remote notifications
 
     /// Registers the app's token with the sandbox and starts passing its pushes to the device.
@@ -123,6 +137,9 @@ final class AppRuntime: @unchecked Sendable {
     // MARK: The current app
 
     @TaskLocal static var current: AppRuntime?
+    /// Set for code that belongs to no app (a scenario's shipped steps): it must not reach
+    /// the app launched last.
+    @TaskLocal static var noApp = false
 
     private struct Weak: Sendable {
         weak var runtime: AppRuntime?
@@ -131,7 +148,18 @@ final class AppRuntime: @unchecked Sendable {
     private static let launchedLast = Mutex(Weak())
 
     /// The app whose code runs now.
-    static var running: AppRuntime? { current ?? launchedLast.withLock { $0.runtime } }
+    static var running: AppRuntime? {
+        if let current { return current }
+        return noApp ? nil : launchedLast.withLock { $0.runtime }
+    }
+
+    /// Refuses time scales and timeouts that would make no sense (or trap).
+    static func check(extensionTimeScale: Double, callbackTimeout: Duration) throws(DeviceError) {
+        guard extensionTimeScale.isFinite, extensionTimeScale > 0, extensionTimeScale <= 1_000_000 else {
+            throw .invalid("extensionTimeScale must be a number above 0 (1 is real time, 30 makes the 30 s one real second); it is \(extensionTimeScale)")
+        }
+        guard callbackTimeout > .zero else { throw .invalid("callbackTimeout must be above zero; it is \(callbackTimeout)") }
+    }
 
     /// Makes this the app that code outside any task-local scope sees.
     func becomeLaunchedLast() {

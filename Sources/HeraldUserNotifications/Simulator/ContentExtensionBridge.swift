@@ -7,9 +7,11 @@ import HeraldDevice
 final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sendable {
     let make: @MainActor @Sendable () -> any UNNotificationContentExtension
     let app: WeakRuntime
-    /// The view controller of the expanded notification.
-    private var shown: (identifier: String, controller: UncheckedBox<any UNNotificationContentExtension>)?
+    /// The view controllers of expanded notifications, by notification identifier (the latest
+    /// few: a controller's notification may be gone without the extension being told).
+    private var controllers: [(identifier: String, controller: UncheckedBox<any UNNotificationContentExtension>)] = []
     private let lock = NSLock()
+    static let keptControllers = 16
 
     init(make: @escaping @MainActor @Sendable () -> any UNNotificationContentExtension, runtime: AppRuntime) {
         self.make = make
@@ -18,9 +20,17 @@ final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sen
 
     func didReceive(_ notification: DeliveredNotification) async {
         guard let runtime = app.value else { return }
+        let (controller, contents) = await show(notification, runtime: runtime)
+        remember(controller, for: notification.identifier)
+        await runtime.note("the content extension shows " + (contents.isEmpty ? "nothing the simulator can read" : contents.joined(separator: "; ")),
+                           notification: notification.identifier, details: ["call": "content-extension-didReceive", "view": contents.joined(separator: "\n")])
+    }
+
+    /// Makes a controller, loads its view and gives it the notification; returns what it shows.
+    private func show(_ notification: DeliveredNotification, runtime: AppRuntime) async -> (controller: UncheckedBox<any UNNotificationContentExtension>, contents: [String]) {
         let value = UNNotification(device: notification, app: runtime.bundle)
         let make = make
-        let (controller, contents) = await runtime.run { () async -> (UncheckedBox<any UNNotificationContentExtension>, [String]) in
+        return await runtime.run { () async -> (UncheckedBox<any UNNotificationContentExtension>, [String]) in
             await MainActor.run {
                 let controller = make()
                 (controller as? UIViewController)?.loadViewIfNeeded()
@@ -29,24 +39,32 @@ final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sen
                 return (UncheckedBox(controller), contents)
             }
         }
-        lock.withLock { shown = (notification.identifier, controller) }
-        await runtime.note("the content extension shows " + (contents.isEmpty ? "nothing the simulator can read" : contents.joined(separator: "; ")),
-                           notification: notification.identifier, details: ["call": "content-extension-didReceive", "view": contents.joined(separator: "\n")])
+    }
+
+    private func remember(_ controller: UncheckedBox<any UNNotificationContentExtension>, for identifier: String) {
+        lock.withLock {
+            controllers.removeAll { $0.identifier == identifier }
+            controllers.append((identifier, controller))
+            if controllers.count > Self.keptControllers { controllers.removeFirst() }
+        }
     }
 
     func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer? {
         guard let runtime = app.value else { return nil }
-        let existing = lock.withLock { shown?.identifier == response.notification.identifier ? shown?.controller : nil }
-        let make = make
+        var existing = lock.withLock { controllers.last { $0.identifier == response.notification.identifier }?.controller }
+        if existing == nil {
+            // Not expanded through the device (or forgotten): iOS loads the view and shows the
+            // notification before the action reaches the controller.
+            existing = await show(response.notification, runtime: runtime).controller
+            remember(existing!, for: response.notification.identifier)
+        }
+        let controller = existing!
         let probe = CallProbe()
         let value = UNNotificationResponse.make(device: response, app: runtime.bundle)
         let answer: UNNotificationContentExtensionResponseOption? = await runtime.run {
             await probe.run {
                 await CompletionWaiter.wait(timeout: runtime.callbackTimeout) { done in
-                    Task { @MainActor in
-                        let controller = existing?.value ?? make()
-                        controller.didReceive(value, completionHandler: done)
-                    }
+                    Task { @MainActor in controller.value.didReceive(value, completionHandler: done) }
                 }
             }
         }

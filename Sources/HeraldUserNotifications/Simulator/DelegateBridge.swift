@@ -23,7 +23,8 @@ struct DelegateBridge: NotificationDelegate {
         let answer: UNNotificationPresentationOptions? = await runtime.run {
             await probe.run {
                 await CompletionWaiter.wait(timeout: runtime.callbackTimeout) { done in
-                    appDelegate.value.userNotificationCenter(center, willPresent: value, withCompletionHandler: done)
+                    // iOS calls the delegate on the main queue.
+                    Task { @MainActor in appDelegate.value.userNotificationCenter(center, willPresent: value, withCompletionHandler: done) }
                 }
             }
         }
@@ -46,7 +47,7 @@ struct DelegateBridge: NotificationDelegate {
         let completed: Void? = await runtime.run {
             await probe.run {
                 await CompletionWaiter.wait(timeout: runtime.callbackTimeout) { done in
-                    appDelegate.value.userNotificationCenter(center, didReceive: value, withCompletionHandler: { done(()) })
+                    Task { @MainActor in appDelegate.value.userNotificationCenter(center, didReceive: value, withCompletionHandler: { done(()) }) }
                 }
             }
         }

@@ -6,22 +6,22 @@ import Synchronization
 /// instance per notification, in real time scaled to the device's 30 s, with what it did in the
 /// transcript.
 final class ServiceExtensionBridge: NotificationServiceExtension {
-    let type: UNNotificationServiceExtension.Type
+    let make: @Sendable () -> UNNotificationServiceExtension
+    let name: String
     let app: WeakRuntime
     let virtualSecondsPerRealSecond: Double?
     private let instances = Mutex<[ObjectIdentifier: UncheckedBox<UNNotificationServiceExtension>]>([:])
 
-    init(type: UNNotificationServiceExtension.Type, runtime: AppRuntime, virtualSecondsPerRealSecond: Double) {
-        self.type = type
+    init(make: @escaping @Sendable () -> UNNotificationServiceExtension, runtime: AppRuntime, virtualSecondsPerRealSecond: Double) {
+        self.make = make
+        self.name = String(describing: type(of: make()))
         self.app = WeakRuntime(runtime)
         self.virtualSecondsPerRealSecond = virtualSecondsPerRealSecond
     }
 
-    var name: String { String(describing: type) }
-
     func didReceive(_ context: ServiceExtensionContext) async {
         guard let runtime = app.value else { return }
-        let instance = type.init()
+        let instance = make()
         let key = ObjectIdentifier(context)
         instances.withLock { $0[key] = UncheckedBox(instance) }
         let request = UNNotificationRequest(device: context.request, userInfo: context.payload.json, app: context.app, remote: true)

@@ -8,7 +8,7 @@ import HeraldDevice
 /// let device = SimulatedDevice()
 /// let app = try await SimulatedApp.launch(
 ///     try AppBundle.load(from: appFolder), on: device,
-///     appDelegate: { AppDelegate() }, serviceExtension: NotificationService.self
+///     appDelegate: { AppDelegate() }, serviceExtension: { NotificationService() }
 /// )
 /// try await app.receive(payload)
 /// let shown = await device.shown.last   // what the user sees
@@ -42,7 +42,8 @@ public final class SimulatedApp: Sendable {
     ///   - settings: the app's notification settings before it asks (not determined by default).
     ///   - userAllowsNotifications: what the simulated user answers to `requestAuthorization`.
     ///   - appDelegate: makes the app delegate (on the main actor).
-    ///   - serviceExtension: the app's `UNNotificationServiceExtension` subclass.
+    ///   - serviceExtension: makes the app's `UNNotificationServiceExtension` subclass (a new
+    ///     instance for each notification), e.g. `{ NotificationService() }`.
     ///   - contentExtensions: makes each content extension's view controller, keyed by the
     ///     extension's folder name under `PlugIns` (its Info.plist says which categories it shows).
     ///   - sandbox: the admin URL of a `herald sandbox`, for `registerForRemoteNotifications`.
@@ -54,11 +55,12 @@ public final class SimulatedApp: Sendable {
         _ bundle: AppBundle, on device: SimulatedDevice, settings: NotificationSettings = NotificationSettings(),
         userAllowsNotifications: Bool = true,
         appDelegate: (@MainActor @Sendable () -> any UIApplicationDelegate)? = nil,
-        serviceExtension: UNNotificationServiceExtension.Type? = nil,
+        serviceExtension: (@Sendable () -> UNNotificationServiceExtension)? = nil,
         contentExtensions: [String: @MainActor @Sendable () -> any UNNotificationContentExtension] = [:],
         sandbox: URL? = nil, environment: String? = nil,
         extensionTimeScale: Double = 1, callbackTimeout: Duration = .seconds(10)
     ) async throws -> SimulatedApp {
+        try AppRuntime.check(extensionTimeScale: extensionTimeScale, callbackTimeout: callbackTimeout)
         let link = try sandbox.map { url throws(DeviceError) in try SandboxLink(adminURL: url) }
         let runtime = AppRuntime(device: device, bundle: bundle, userAllowsNotifications: userAllowsNotifications,
                                  callbackTimeout: callbackTimeout, sandbox: link, environment: environment)
@@ -71,23 +73,13 @@ public final class SimulatedApp: Sendable {
             contentHandlers[name] = ContentExtensionBridge(make: make, runtime: runtime)
         }
         let service = serviceExtension.map {
-            ServiceExtensionBridge(type: $0, runtime: runtime, virtualSecondsPerRealSecond: extensionTimeScale)
+            ServiceExtensionBridge(make: $0, runtime: runtime, virtualSecondsPerRealSecond: extensionTimeScale)
         }
         await device.install(bundle, settings: settings, state: .foreground, delegate: DelegateBridge(center: runtime.center, app: WeakRuntime(runtime)),
                              serviceExtension: service, contentExtensions: contentHandlers)
         runtime.becomeLaunchedLast()
         let app = SimulatedApp(runtime: runtime)
-        if let appDelegate {
-            await runtime.run {
-                await MainActor.run {
-                    let application = runtime.application!
-                    let delegate = appDelegate()
-                    application.delegate = delegate
-                    _ = delegate.application(application, didFinishLaunchingWithOptions: nil)
-                }
-            }
-            await runtime.note("application(_:didFinishLaunchingWithOptions:) called", details: ["call": "didFinishLaunching"])
-        }
+        if let appDelegate { await runtime.launch(appDelegate) }
         await runtime.settle()
         return app
     }

@@ -4,7 +4,7 @@ import Foundation
 /// superclass.
 @MainActor
 open class UIResponder: NSObject {
-    public required override init() {
+    public override init() {
         super.init()
     }
 }

@@ -28,7 +28,12 @@ open class UIView: UIResponder {
         super.init()
     }
 
-    public required convenience init() {
+    /// Interface archives are not read here: a view made from one is refused.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    public convenience override init() {
         self.init(frame: .zero)
     }
 

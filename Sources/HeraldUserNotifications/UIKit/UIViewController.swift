@@ -8,8 +8,18 @@ open class UIViewController: UIResponder {
     /// The size the extension asks for.
     public var preferredContentSize = CGSize.zero
 
-    public required init() {
+    /// Interface files are not read here; the view is made by ``loadView()``.
+    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {
         super.init()
+    }
+
+    /// Interface archives are not read here: a controller made from one is refused.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    public convenience override init() {
+        self.init(nibName: nil, bundle: nil)
     }
 
     public var view: UIView! {
