@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -166,7 +167,10 @@ public final class HeraldRegistration: @unchecked Sendable {
     /// The body's fields for this token as they are now. A key store that cannot give its key
     /// stops the registration (sending none would clear the server's key).
     private func fields(for token: Data) throws -> [String: String] {
-        var fields = ["token": token.map { String(format: "%02x", $0) }.joined(), "environment": configuration.environment,
+        guard let deviceToken = try? DeviceToken(bytes: token) else {
+            throw Failure.invalid("the device token is \(token.count) bytes; APNs tokens are 1 to \(DeviceToken.maximumByteCount) bytes")
+        }
+        var fields = ["token": deviceToken.hex, "environment": configuration.environment,
                       "locale": Locale.preferredLanguages.first ?? Locale.current.identifier, "timeZone": TimeZone.current.identifier]
         fields["userId"] = configuration.userID
         fields["appVersion"] = configuration.appVersion

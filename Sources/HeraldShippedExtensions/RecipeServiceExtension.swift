@@ -33,7 +33,7 @@ struct RecipeServiceExtension: NotificationServiceExtension {
                 context.log("category set to \"\(category)\"")
             case .wait(let seconds):
                 context.spend(seconds)
-                context.log("worked for \(Self.seconds(seconds)) (virtual)")
+                context.log("worked for \(seconds.formattedSeconds) (virtual)")
             case .downloadMedia(let keyPaths, let identifier):
                 await SimulatedHeraldService(context: context, mediaKeyPaths: keyPaths, attachmentIdentifier: identifier).attachMedia(to: content)
             case .decrypt(let privateKey):
@@ -49,9 +49,5 @@ struct RecipeServiceExtension: NotificationServiceExtension {
 
     func serviceExtensionTimeWillExpire(_ context: ServiceExtensionContext) {
         if recipe.answers { context.contentHandler(context.bestAttemptContent) }
-    }
-
-    static func seconds(_ value: Double) -> String {
-        (value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)) + " s"
     }
 }

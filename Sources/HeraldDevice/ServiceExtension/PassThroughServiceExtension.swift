@@ -12,7 +12,7 @@ public struct PassThroughServiceExtension: NotificationServiceExtension {
 
 extension Double {
     /// `5 s`, `0.25 s`.
-    var formattedSeconds: String {
+    package var formattedSeconds: String {
         (self == rounded() ? String(Int(self)) : String(format: "%.2f", self)) + " s"
     }
 }

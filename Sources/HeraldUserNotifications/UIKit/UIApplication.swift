@@ -55,7 +55,7 @@ public class UIApplication: NSObject {
         switch result {
         case .success(let token):
             isRegisteredForRemoteNotifications = true
-            let data = Data(hexToken: token)
+            let data = Data((try? DeviceToken(parsing: token))?.bytes ?? [])
             await runtime.run { await probe.run { delegate?.application(self, didRegisterForRemoteNotificationsWithDeviceToken: data) } }
             if delegate == nil || !probe.wasImplemented {
                 await runtime.note("the app delegate does not implement application(_:didRegisterForRemoteNotificationsWithDeviceToken:), so the token goes nowhere",
@@ -97,18 +97,5 @@ public class UIApplication: NSObject {
             await runtime.note("the background fetch completed with \(answer)", details: ["call": "fetchCompletionHandler", "result": "\(answer)"])
         }
         return true
-    }
-}
-
-extension Data {
-    /// The bytes of a hex device token.
-    init(hexToken: String) {
-        var bytes: [UInt8] = []
-        var index = hexToken.startIndex
-        while let next = hexToken.index(index, offsetBy: 2, limitedBy: hexToken.endIndex), index < hexToken.endIndex {
-            if let byte = UInt8(hexToken[index..<next], radix: 16) { bytes.append(byte) }
-            index = next
-        }
-        self.init(bytes)
     }
 }
