@@ -54,6 +54,10 @@ import Testing
             ("app: {bundle-id: a, service-extension: [teleport]}", "unknown service-extension step \"teleport\""),
             ("app: {bundle-id: a}\nsteps:\n  - push: {\"aps\":{\"alert\":\"${NOT_SET_ANYWHERE}\"}}", "bad.yaml:3: ${NOT_SET_ANYWHERE} is not set"),
             ("app: {folder: no/such/folder}", "does not exist"),
+            ("app: {bundle-id: a}\nsteps:\n  - expect-not: {event: presented, titel: Secret}", "bad.yaml:3: unknown key \"titel\" in an expectation of presented; allowed: event, notification, app, message, count, options, title"),
+            ("app: {bundle-id: a}\nsteps:\n  - expect: {event: did-receive, actoin: A}", "unknown key \"actoin\""),
+            ("app: {bundle-id: a}\nsteps:\n  - advance: 5\n    apns-id: x", "unknown key \"apns-id\" in the advance step"),
+            ("app: {bundle-id: a}\nsteps:\n  - push: {\"aps\":{}}\n    local: {id: x}", "unknown key \"local\" in the push step"),
         ]
         for (text, expected) in cases {
             do {

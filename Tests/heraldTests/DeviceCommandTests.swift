@@ -31,6 +31,22 @@ import Testing
         #expect(output.stderr.contains("no-such.yaml: cannot be read"))
     }
 
+    /// A misspelt key in a negative check must not pass silently: exit 64 with the line and the allowed keys.
+    @Test func runRefusesAMisspeltExpectationKeyWith64() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("typo-\(UUID().uuidString).yaml")
+        try """
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - push: {"aps":{"alert":{"title":"Secret","body":"b"}}}
+          - expect-not: {event: presented, titel: Secret}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let output = try HeraldCLI.run(["device", "run", file.path])
+        #expect(output.status == 64, "\(output.stdout)\(output.stderr)")
+        #expect(output.stderr.contains(":4:"), "\(output.stderr)")
+        #expect(output.stderr.contains("unknown key \"titel\""), "\(output.stderr)")
+        #expect(output.stderr.contains("title"), "\(output.stderr)")
+    }
+
     @Test func explainSaysWhyTheServiceExtensionDoesNotRun() throws {
         let output = try HeraldCLI.run(["device", "explain", "-"], stdin: #"{"aps":{"mutable-content":1,"badge":1,"sound":"default"}}"#)
         #expect(output.status == 0, "\(output.stderr)")

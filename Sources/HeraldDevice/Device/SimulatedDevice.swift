@@ -203,6 +203,7 @@ public actor SimulatedDevice {
         _ kind: DeviceEvent.Kind, at time: Date? = nil, app: String?, notification: String? = nil, details: [String: String] = [:],
         _ message: String
     ) {
+        assert(Set(details.keys).isSubset(of: kind.detailKeys), "\(kind.rawValue) records keys \(details.keys.sorted()) beyond \(kind.detailKeys)")
         transcript.append(DeviceEvent(time: time ?? now, kind: kind, app: app, notification: notification, details: details, message: message))
     }
 }

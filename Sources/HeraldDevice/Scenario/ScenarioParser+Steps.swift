@@ -7,15 +7,22 @@ extension ScenarioParser {
         "push", "push-file", "local", "cancel", "advance", "state", "lock", "unlock", "settings", "expand", "tap", "dismiss",
         "render", "expect", "expect-not", "expect-badge", "register", "online", "offline", "receive",
     ]
-    /// Keys that may sit beside a step's own key.
-    static let stepModifiers = ["app", "apns-id", "collapse-id", "push-type", "priority", "force-quit", "environment", "server"]
+    /// Keys that may sit beside a step's own key, per step; any other key is an error.
+    static func stepModifiers(_ kind: String) -> [String] {
+        switch kind {
+        case "push", "push-file": ["app", "apns-id", "collapse-id", "push-type", "priority"]
+        case "state": ["app", "force-quit"]
+        case "local", "cancel", "settings", "expect-badge", "register", "online", "offline": ["app"]
+        default: []
+        }
+    }
 
     func step(_ node: Node) throws(ScenarioError) -> Scenario.Action {
         let map = try reader.mapping(node, "a step")
         guard let kindKey = map.keys.first(where: { Self.stepKinds.contains($0.string ?? "") }), let kind = kindKey.string else {
             throw reader.fail(node, "a step starts with one of: \(Self.stepKinds.joined(separator: ", "))")
         }
-        try reader.checkKeys(map, allowed: [kind] + Self.stepModifiers, in: "a \(kind) step")
+        try reader.checkKeys(map, allowed: [kind] + Self.stepModifiers(kind), in: "the \(kind) step")
         let value = map[kind]!
         func modifier(_ key: String) throws(ScenarioError) -> String? {
             try map[key].map { node throws(ScenarioError) in try reader.string(node, key) }
@@ -129,6 +136,7 @@ extension ScenarioParser {
         guard let kind = DeviceEvent.Kind(rawValue: name) else {
             throw reader.fail(eventNode, "unknown event \"\(name)\"; events: \(DeviceEvent.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        try reader.checkKeys(map, allowed: kind.expectationKeys, in: "an expectation of \(kind.rawValue)")
         var expectation = Scenario.Expectation(kind: kind, notification: nil, app: nil, details: [:], messageContains: nil, count: nil)
         for (key, value) in map {
             let name = try reader.string(key, "a key")

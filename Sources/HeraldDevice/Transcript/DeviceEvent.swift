@@ -11,6 +11,8 @@ public struct DeviceEvent: Sendable, Equatable, Codable, CustomStringConvertible
         case stateChanged = "state-changed"
         case lockChanged = "lock-changed"
         case received
+        /// APNs refused the push (the same rules as the sandbox); the device never sees it.
+        case rejectedByAPNs = "rejected-by-apns"
         case localScheduled = "local-scheduled"
         case localRejected = "local-rejected"
         case localDropped = "local-dropped"
@@ -44,6 +46,12 @@ public struct DeviceEvent: Sendable, Equatable, Codable, CustomStringConvertible
         case dismissed
         case replaced
         case categoriesSet = "categories-set"
+        /// A VoIP push handed to PushKit (`pushRegistry(_:didReceiveIncomingPushWith:for:completion:)`).
+        case pushKit = "push-kit"
+        /// The system ended the app (a VoIP push that reported no call).
+        case appTerminated = "app-terminated"
+        /// The system kept a push from the app (VoIP delivery stopped, a background budget used up).
+        case pushNotDelivered = "push-not-delivered"
         /// Something the app's own code did (HeraldUserNotifications).
         case appCode = "app-code"
     }
