@@ -128,6 +128,8 @@ extension AppCodeTests {
                 contentExtensions: ["NotificationContent": { KitContentViewController() }]
             )
             try await device.setState(.background, app: app.bundle.bundleIdentifier)
+            // iOS uses the content extension only for a category the app registered.
+            try await device.setCategories([NotificationCategory(identifier: "QiShareCategoryIdentifier", actions: [])], app: app.bundle.bundleIdentifier)
             let identifier = try await app.receive(try Payload(decoding: """
                 {"aps":{"alert":{"title":"Parcel","body":"At the door"},"mutable-content":1,"category":"QiShareCategoryIdentifier"},\
                 "media":{"url":"\(media.baseURL)/photo","type":"image"}}

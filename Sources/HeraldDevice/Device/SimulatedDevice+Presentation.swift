@@ -14,6 +14,8 @@ extension SimulatedDevice {
         }
 
         var category: NotificationCategory?
+        let claiming = content.categoryIdentifier.isEmpty
+            ? nil : installed.contentConfigurations.first { $0.categories.contains(content.categoryIdentifier) }
         if !content.categoryIdentifier.isEmpty {
             category = installed.center.category(content.categoryIdentifier)
             if category == nil {
@@ -21,12 +23,13 @@ extension SimulatedDevice {
                 let nearMiss = registered.first { $0.lowercased() == content.categoryIdentifier.lowercased() }
                 note(.categoryNotFound, ["category": content.categoryIdentifier],
                      "category \"\(content.categoryIdentifier)\" is not registered, so no actions are shown"
+                        + (claiming.map { " and content extension \($0.extensionName) is not used (the app must register the category with setNotificationCategories)" } ?? "")
                         + (nearMiss.map { "; \"\($0)\" is registered (identifiers are case-sensitive)" }
                             ?? (registered.isEmpty ? "; the app registered no categories" : "; registered: \(registered.joined(separator: ", "))")))
             }
         }
-        let contentExtension = content.categoryIdentifier.isEmpty
-            ? nil : installed.contentConfigurations.first { $0.categories.contains(content.categoryIdentifier) }
+        // iOS uses a content extension only for a category the app registered.
+        let contentExtension = category == nil ? nil : claiming
         if let contentExtension {
             note(.contentExtension, ["extension": contentExtension.extensionName, "ratio": String(contentExtension.initialContentSizeRatio),
                                      "default-content-hidden": String(contentExtension.defaultContentHidden)],

@@ -51,19 +51,28 @@ extension SimulatedDevice {
         let actionIdentifier = action ?? NotificationAction.defaultActionIdentifier
         let response = NotificationResponse(notification: item.notification, actionIdentifier: actionIdentifier, userText: userText)
 
-        if action != nil, item.expanded, let contentExtension = item.contentExtension,
-           let handler = apps[item.app]?.contentExtensionHandlers[contentExtension.extensionName],
-           let answer = await handler.didReceive(response) {
-            record(.contentExtensionResponse, app: item.app, notification: identifier, details: ["action": actionIdentifier, "answer": answer.rawValue],
-                   "\(contentExtension.extensionName) handled \(actionIdentifier) and answered \(answer.rawValue)")
-            switch answer {
-            case .doNotDismiss:
-                return
-            case .dismiss:
-                removeShown(item)
-                return
-            case .dismissAndForward:
-                break
+        // With a content extension the buttons belong to its expanded interface: the extension
+        // hears of the action first and decides whether the app does.
+        if action != nil, let contentExtension = item.contentExtension {
+            if !item.expanded { try await expand(identifier) }
+            let handler = apps[item.app]?.contentExtensionHandlers[contentExtension.extensionName]
+            if let answer = await handler?.didReceive(response) {
+                record(.contentExtensionResponse, app: item.app, notification: identifier, details: ["action": actionIdentifier, "answer": answer.rawValue],
+                       "\(contentExtension.extensionName) handled \(actionIdentifier) and answered \(answer.rawValue)"
+                        + (answer == .dismissAndForward ? ": the app gets the action" : ": the app is not told"))
+                switch answer {
+                case .doNotDismiss:
+                    return
+                case .dismiss:
+                    removeShown(item)
+                    return
+                case .dismissAndForward:
+                    break
+                }
+            } else {
+                record(.contentExtensionResponse, app: item.app, notification: identifier,
+                       details: ["action": actionIdentifier, "answer": ContentExtensionAnswer.dismissAndForward.rawValue, "implemented": "false"],
+                       "\(contentExtension.extensionName) does not implement didReceive(_:completionHandler:), so iOS dismisses the notification and forwards \(actionIdentifier) to the app")
             }
         }
         removeShown(item)

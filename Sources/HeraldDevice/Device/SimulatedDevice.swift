@@ -130,13 +130,20 @@ public actor SimulatedDevice {
     }
 
     /// `setNotificationCategories`: replaces the app's whole set.
-    public func setCategories(_ categories: [NotificationCategory], app: String) throws {
+    /// An action identifier used twice is accepted, as iOS does, with a warning in the transcript.
+    public func setCategories(_ categories: [NotificationCategory], app: String) throws(DeviceError) {
         var installed = try installed(app)
-        try installed.center.setCategories(categories)
+        let repeated = installed.center.setCategories(categories)
         apps[app] = installed
         let names = categories.map(\.identifier)
-        record(.categoriesSet, app: app, details: ["categories": names.joined(separator: ",")],
-               names.isEmpty ? "the app registered no categories" : "the app registered categories \(names.joined(separator: ", "))")
+        var details = ["categories": names.joined(separator: ",")]
+        var message = names.isEmpty ? "the app registered no categories" : "the app registered categories \(names.joined(separator: ", "))"
+        if !repeated.isEmpty {
+            details["warning"] = "duplicate-action-identifier"
+            message += "; warning: action identifier\(repeated.count == 1 ? "" : "s") \(repeated.joined(separator: ", ")) "
+                + "\(repeated.count == 1 ? "is" : "are") used more than once, so the app's response handler cannot tell those actions apart"
+        }
+        record(.categoriesSet, app: app, details: details, message)
     }
 
     /// The app's registered categories (`getNotificationCategories`).

@@ -41,14 +41,18 @@ public struct DeviceNotificationCenter: Sendable {
         pendingByID.values.sorted { ($0.nextFireDate, $0.request.identifier) < ($1.nextFireDate, $1.request.identifier) }
     }
 
-    /// Replaces the whole set of categories (setNotificationCategories); refuses action
-    /// identifiers used twice.
-    public mutating func setCategories(_ categories: [NotificationCategory]) throws(NotificationCenterError) {
+    /// Replaces the whole set of categories (setNotificationCategories). iOS accepts an action
+    /// identifier used twice, but the app cannot tell the actions apart in its response
+    /// handler: the identifiers used more than once are returned, sorted, for a warning.
+    @discardableResult
+    public mutating func setCategories(_ categories: [NotificationCategory]) -> [String] {
         var seen: Set<String> = []
+        var repeated: Set<String> = []
         for action in categories.flatMap(\.actions) where !seen.insert(action.identifier).inserted {
-            throw .duplicateActionIdentifier(action.identifier)
+            repeated.insert(action.identifier)
         }
         self.categories = categories
+        return repeated.sorted()
     }
 
     /// The registered category with this identifier (case-sensitive), if any.

@@ -49,7 +49,7 @@ public struct NotificationAttachment: Sendable, Equatable {
             throw .invalidAttachment(.invalidURL, "\(path) does not exist or cannot be read")
         }
         guard size <= kind.maximumByteCount else {
-            throw .invalidAttachment(.invalidFileSize, "\(fileURL.lastPathComponent) is \(size) bytes; an \(kind.rawValue) attachment may be at most \(kind.maximumByteCount) bytes")
+            throw .invalidAttachment(.invalidFileSize, "\(fileURL.lastPathComponent) is \(size) bytes; \("aeiou".contains(kind.rawValue.prefix(1)) ? "an" : "a") \(kind.rawValue) attachment may be at most \(kind.maximumByteCount) bytes")
         }
         self.identifier = identifier
         self.fileURL = fileURL

@@ -2,7 +2,6 @@
 public enum NotificationCenterError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTrigger(String)
     case invalidAttachment(NotificationAttachment.Problem, String)
-    case duplicateActionIdentifier(String)
     /// The user has not allowed (or not yet been asked to allow) notifications.
     case notAllowed(String)
 
@@ -11,7 +10,6 @@ public enum NotificationCenterError: Error, Equatable, Sendable, CustomStringCon
         case .invalidTrigger(let why): "invalid trigger: \(why)"
         case .invalidAttachment(_, let why): "invalid attachment: \(why)"
         case .notAllowed(let why): "notifications are not allowed: \(why)"
-        case .duplicateActionIdentifier(let id): "the action identifier \"\(id)\" is used more than once; action identifiers must be unique across all categories"
         }
     }
 }

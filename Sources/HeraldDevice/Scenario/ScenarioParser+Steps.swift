@@ -177,12 +177,10 @@ extension ScenarioParser {
                 try reader.checkKeys(attachment, allowed: ["id", "file"], in: "an attachment")
                 guard let file = attachment["file"] else { throw reader.fail(element, "an attachment needs file:") }
                 let url = baseDirectory.appendingPathComponent(try reader.string(file, "file"))
-                do {
-                    content.attachments.append(try NotificationAttachment(
-                        identifier: try attachment["id"].map { node throws(ScenarioError) in try reader.string(node, "id") } ?? url.lastPathComponent, fileURL: url))
-                } catch {
-                    throw reader.fail(file, "\(error)")
-                }
+                // Checked when the step adds the request, as iOS does: a bad file is an error
+                // the app gets from add(_:), not a broken scenario.
+                content.attachments.append(NotificationAttachment(
+                    unvalidatedIdentifier: try attachment["id"].map { node throws(ScenarioError) in try reader.string(node, "id") } ?? url.lastPathComponent, fileURL: url))
             }
         }
         let repeats = try map["repeats"].map { node throws(ScenarioError) in try reader.bool(node, "repeats") } ?? false

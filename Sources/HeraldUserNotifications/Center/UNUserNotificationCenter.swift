@@ -122,7 +122,6 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             case .invalidAttachment(let problem, let why): return UNError(problem.errorCode, why)
             case .notAllowed(let why): return UNError(.notificationsNotAllowed, why)
             case .invalidTrigger(let why): return UNError(.notificationInvalidNoDate, why)
-            case .duplicateActionIdentifier: return UNError(.notificationInvalidNoContent, error.description)
             }
         } catch {
             return UNError(.notificationsNotAllowed, "\(error)")
