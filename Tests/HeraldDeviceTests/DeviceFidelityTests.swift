@@ -107,4 +107,102 @@ import Testing
         """, folder: folder)
         Self.expectPasses(report)
     }
+
+    /// Item 2: the Settings switches apply to local notifications as to remote ones, also
+    /// when they change after a request was scheduled.
+    @Test func settingsApplyToLocalNotifications() async throws {
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - local: {id: later, title: Later, badge: 3, sound: default, after: 10}
+          - settings: {authorization: denied}
+          - advance: 10
+          - expect: {event: not-presented, notification: later, reason: not-authorized}
+          - expect-not: {event: badge}
+          - expect-not: {event: presented}
+          - settings: {authorization: granted, badge: false, sound: false}
+          - local: {id: quiet, title: Quiet, badge: 3, sound: default}
+          - expect: {event: presented, notification: quiet, options: [banner, list]}
+          - expect-not: {event: badge}
+          - expect-not: {event: sound}
+          - expect-badge: 0
+          # Notification Center off: a banner, nothing kept in the list.
+          - settings: {notification-center: false}
+          - local: {id: fleeting, title: Fleeting}
+          - expect: {event: presented, notification: fleeting, options: banner, notification-center: "false"}
+          # Lock screen off while locked: kept in Notification Center only.
+          - settings: {notification-center: true, lock-screen: false}
+          - lock: true
+          - local: {id: hidden, title: Hidden}
+          - expect: {event: presented, notification: hidden, options: list, lock-screen: "false"}
+          # Both off while locked: not shown at all.
+          - settings: {notification-center: false}
+          - local: {id: nowhere, title: Nowhere}
+          - expect: {event: not-presented, notification: nowhere, message: lock screen and Notification Center are off}
+        """)
+        Self.expectPasses(report)
+    }
+
+    /// Item 5: provisional authorization delivers quietly to Notification Center.
+    @Test func provisionalNotificationsArriveQuietly() async throws {
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background, authorization: provisional}
+        locked: true
+        steps:
+          - push: {"aps":{"alert":{"title":"Hello","body":"Try us"},"badge":4,"sound":"default"}}
+          - expect: {event: presented, options: list, lock-screen: "false", message: quietly in Notification Center}
+          - expect-not: {event: badge}
+          - expect-not: {event: sound}
+          - expect-badge: 0
+          - local: {id: tip, title: Tip, sound: default}
+          - expect: {event: presented, notification: tip, options: list}
+        """)
+        Self.expectPasses(report)
+    }
+
+    /// Hidden previews: on the lock screen with "when unlocked" (iOS's default) the body becomes
+    /// the category's placeholder and the title shows only with hiddenPreviewsShowTitle.
+    @Test func previewsAreHiddenOnTheLockScreenByDefault() async throws {
+        let report = try await Self.play("""
+        app:
+          bundle-id: com.example.app
+          state: background
+          categories: [{id: msg, options: [hidden-previews-show-title], hidden-previews-body-placeholder: "%u new messages"}]
+        locked: true
+        steps:
+          - push: {"aps":{"alert":{"title":"Alice","body":"The secret plan"},"category":"msg"}}
+          - expect: {event: presented, previews: hidden, lock-screen: "true"}
+          - render: last
+          - unlock: true
+          - push: {"aps":{"alert":{"title":"Alice","body":"Visible now"}}}
+          - expect: {event: presented, previews: shown}
+          - settings: {previews: never}
+          - push: {"aps":{"alert":{"title":"Bob","body":"Never shown text"}}}
+          - expect: {event: presented, previews: hidden}
+        """)
+        Self.expectPasses(report)
+        let banner = try #require(report.renders.first)
+        #expect(banner.contains("Alice") && banner.contains("1 new messages") && !banner.contains("secret plan"), "\(banner)")
+    }
+
+    /// Critical alerts need the entitlement and the user's permission; otherwise active.
+    @Test func criticalAlertsNeedTheirOwnPermission() async throws {
+        let report = try await Self.play("""
+        app:
+          bundle-id: com.example.alarm
+          state: background
+          sound: false
+          entitlements: {com.apple.developer.usernotifications.critical-alerts: true}
+        steps:
+          - push: {"aps":{"alert":"Smoke","sound":{"critical":1,"name":"default","volume":1.0},"interruption-level":"critical"}}
+          - expect: {event: interruption-level, level: active, requested: critical, message: critical alerts are not allowed}
+          - expect-not: {event: sound}
+          - settings: {critical-alert: true}
+          - push: {"aps":{"alert":"Smoke","sound":{"critical":1,"name":"default","volume":1.0},"interruption-level":"critical"}}
+          - expect-not: {event: interruption-level}
+          - expect: {event: sound}
+          - expect: {event: presented, level: critical}
+        """)
+        Self.expectPasses(report)
+    }
 }

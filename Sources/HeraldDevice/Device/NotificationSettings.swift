@@ -9,16 +9,48 @@ public struct NotificationSettings: Sendable, Equatable {
         case provisional
     }
 
+    /// When the notification's text is shown (UNShowPreviewsSetting).
+    public enum Previews: String, Sendable, Equatable, CaseIterable {
+        case always
+        /// Only while the device is unlocked (iOS's default).
+        case whenUnlocked = "when-unlocked"
+        case never
+    }
+
     public var authorization: Authorization
+    /// The alert switch: off, nothing is shown (banner, lock screen or Notification Center).
     public var alert: Bool
     public var sound: Bool
     public var badge: Bool
+    /// Shown on the lock screen while the device is locked.
+    public var lockScreen: Bool
+    /// Kept in Notification Center.
+    public var notificationCenter: Bool
+    /// Critical alerts allowed (the app asked with the entitlement and the user agreed).
+    public var criticalAlert: Bool
+    public var previews: Previews
 
-    public init(authorization: Authorization = .notDetermined, alert: Bool = true, sound: Bool = true, badge: Bool = true) {
+    public init(
+        authorization: Authorization = .notDetermined, alert: Bool = true, sound: Bool = true, badge: Bool = true, lockScreen: Bool = true,
+        notificationCenter: Bool = true, criticalAlert: Bool = false, previews: Previews = .whenUnlocked
+    ) {
         self.authorization = authorization
         self.alert = alert
         self.sound = sound
         self.badge = badge
+        self.lockScreen = lockScreen
+        self.notificationCenter = notificationCenter
+        self.criticalAlert = criticalAlert
+        self.previews = previews
+    }
+
+    /// Whether the app may show anything at all.
+    public var isAuthorized: Bool { authorization == .authorized || authorization == .provisional }
+
+    /// The switches in one line, for the transcript.
+    public var summary: String {
+        "\(authorization.rawValue), alert \(alert), sound \(sound), badge \(badge), lock screen \(lockScreen), notification center \(notificationCenter)"
+            + ", previews \(previews.rawValue)" + (criticalAlert ? ", critical alerts" : "")
     }
 
     /// Alerts, sounds and badges allowed.
@@ -26,7 +58,7 @@ public struct NotificationSettings: Sendable, Equatable {
 
     /// Whether alerts reach the user at all (remote or local).
     public var allowsAlerts: Bool {
-        (authorization == .authorized || authorization == .provisional) && alert
+        isAuthorized && alert
     }
 }
 

@@ -15,6 +15,9 @@ public struct ShownNotification: Sendable, Equatable {
     public var contentExtension: ContentExtensionConfiguration?
     /// Shown while the device was locked.
     public var onLockScreen: Bool
+    /// The text is hidden (previews set to when unlocked while locked, or never): the title and
+    /// subtitle only as the category's options allow, the body replaced by the placeholder.
+    public var previewsHidden = false
     /// The content extension's view is open (long press / expanded).
     public var expanded = false
     /// The interruption level in effect (after entitlement checks).

@@ -13,6 +13,13 @@ extension SimulatedDevice {
             record(kind, at: time, app: id, notification: identifier, details: details, message)
         }
 
+        // Settings may have changed since a local request was scheduled: the switches apply to
+        // local and remote notifications alike.
+        guard installed.settings.isAuthorized else {
+            note(.notPresented, ["reason": "not-authorized"],
+                 "not shown: notifications are \(installed.settings.authorization.rawValue) for this app, so neither a banner nor the badge changes")
+            return
+        }
         var category: NotificationCategory?
         let claiming = content.categoryIdentifier.isEmpty
             ? nil : installed.contentConfigurations.first { $0.categories.contains(content.categoryIdentifier) }
@@ -45,6 +52,10 @@ extension SimulatedDevice {
             note(.interruptionLevel, ["level": "active", "requested": level.rawValue],
                  "\(level.rawValue) needs the \(entitlement) entitlement, which the app lacks; shown as active")
             level = .active
+        } else if level == .critical, !installed.settings.criticalAlert {
+            note(.interruptionLevel, ["level": "active", "requested": level.rawValue],
+                 "critical alerts are not allowed for this app (requestAuthorization with .criticalAlert, and the user's yes); shown as active")
+            level = .active
         }
 
         var options: PresentationOptions
@@ -69,12 +80,21 @@ extension SimulatedDevice {
             options = .all
         }
         let settings = installed.settings
+        var onLockScreen = locked
         if settings.authorization == .provisional {
-            options.formIntersection([.list, .badge])
+            // Delivered quietly: Notification Center only, no banner, sound, badge or lock screen.
+            options.formIntersection([.list])
+            onLockScreen = false
         }
         if !settings.alert { options.subtract([.banner, .list]) }
+        if !settings.notificationCenter { options.remove(.list) }
+        if locked, !settings.lockScreen {
+            // The lock screen shows nothing; the banner a locked device would show is the lock screen.
+            options.remove(.banner)
+            onLockScreen = false
+        }
         if !settings.badge { options.remove(.badge) }
-        let criticalSound = level == .critical
+        let criticalSound = level == .critical && settings.criticalAlert
         if !settings.sound, !criticalSound { options.remove(.sound) }
         if level == .passive { options.subtract([.banner, .sound]) }
         if content.sound == nil { options.remove(.sound) }
@@ -100,7 +120,10 @@ extension SimulatedDevice {
                 apps[id] = installed
             }
             let why = !hasText ? " (no title, subtitle or body: a badge- or sound-only notification)"
-                : settings.authorization == .provisional ? "" : !settings.alert ? " (alerts are off in Settings)" : ""
+                : settings.authorization == .provisional ? " (provisional: Notification Center only, which is off)"
+                : !settings.alert ? " (alerts are off in Settings)"
+                : locked && !settings.lockScreen && !settings.notificationCenter ? " (lock screen and Notification Center are off in Settings)"
+                : !settings.notificationCenter && !options.contains(.banner) ? " (Notification Center is off in Settings)" : ""
             note(.notPresented, ["reason": "options", "options": options.description], "not shown: the options include neither banner nor list\(why)")
             return
         }
@@ -114,19 +137,22 @@ extension SimulatedDevice {
             installed.center.removeDelivered(identifiers: [identifier])
         }
         apps[id] = installed
-        let item = ShownNotification(
+        var item = ShownNotification(
             notification: delivered, app: id, appName: installed.bundle.displayName, options: options, category: category,
-            contentExtension: contentExtension, onLockScreen: locked, interruptionLevel: level
+            contentExtension: contentExtension, onLockScreen: onLockScreen, interruptionLevel: level
         )
+        item.previewsHidden = settings.previews == .never || (settings.previews == .whenUnlocked && onLockScreen)
         shown.append(item)
         var details = ["options": options.description, "title": content.title, "subtitle": content.subtitle, "body": content.body,
                        "actions": item.actions.map(\.identifier).joined(separator: ","), "level": level.rawValue,
                        "attachments": content.attachments.map(\.fileURL.lastPathComponent).joined(separator: ","),
-                       "lock-screen": String(locked)]
+                       "lock-screen": String(onLockScreen), "previews": item.previewsHidden ? "hidden" : "shown",
+                       "notification-center": String(options.contains(.list))]
         if !content.categoryIdentifier.isEmpty { details["category"] = content.categoryIdentifier }
         if !content.threadIdentifier.isEmpty { details["thread"] = content.threadIdentifier }
         if let communication = content.communication { details["sender"] = communication.senderName }
-        let place = locked ? "on the lock screen" : options.contains(.banner) ? "as a banner" : "in the notification list"
+        let place = onLockScreen ? "on the lock screen" : options.contains(.banner) ? "as a banner"
+            : settings.authorization == .provisional ? "quietly in Notification Center (provisional)" : "in the notification list"
         note(.presented, details, "shown \(place) [\(options)]"
              + (item.actions.isEmpty ? "" : " with actions \(item.actions.map(\.identifier).joined(separator: ", "))"))
     }

@@ -106,8 +106,11 @@ public actor SimulatedDevice {
         var installed = try installed(app)
         installed.settings = settings
         apps[app] = installed
-        record(.authorization, app: app, details: ["status": settings.authorization.rawValue],
-               "settings: \(settings.authorization.rawValue), alert \(settings.alert), sound \(settings.sound), badge \(settings.badge)")
+        record(.authorization, app: app, details: [
+            "status": settings.authorization.rawValue, "alert": String(settings.alert), "sound": String(settings.sound), "badge": String(settings.badge),
+            "lock-screen": String(settings.lockScreen), "notification-center": String(settings.notificationCenter),
+            "critical-alert": String(settings.criticalAlert), "previews": settings.previews.rawValue,
+        ], "settings: \(settings.summary)")
     }
 
     /// Moves the app to the foreground, the background, or stops it. `forceQuit` means the user

@@ -30,12 +30,18 @@ struct BannerLayout {
             title = nil
             subtitle = nil
             body = []
+        } else if item.previewsHidden {
+            let options = item.category?.options ?? []
+            title = options.contains(.hiddenPreviewsShowTitle) && !content.title.isEmpty ? Self.truncate(content.title, lines: 1).first : nil
+            subtitle = options.contains(.hiddenPreviewsShowSubtitle) && !content.subtitle.isEmpty ? Self.truncate(content.subtitle, lines: 1).first : nil
+            let placeholder = item.category?.hiddenPreviewsBodyPlaceholder?.replacingOccurrences(of: "%u", with: "1") ?? "Notification"
+            body = [placeholder]
         } else {
             title = content.title.isEmpty || content.communication != nil ? nil : Self.truncate(content.title, lines: 1).first
             subtitle = content.subtitle.isEmpty ? nil : Self.truncate(content.subtitle, lines: 1).first
             body = content.body.isEmpty ? [] : Self.truncate(content.body, lines: item.expanded ? Self.expandedBodyLines : Self.collapsedBodyLines)
         }
-        attachment = content.attachments.first.map { "[\($0.kind?.rawValue ?? "file"): \($0.fileURL.lastPathComponent)]" }
+        attachment = item.previewsHidden ? nil : content.attachments.first.map { "[\($0.kind?.rawValue ?? "file"): \($0.fileURL.lastPathComponent)]" }
         actions = item.expanded ? item.actions.map { ($0.title, $0.options.contains(.destructive), $0.textInput != nil) } : []
         if item.expanded, let contentExtension = item.contentExtension {
             footnote = "custom view: \(contentExtension.extensionName), height \(contentExtension.initialContentSizeRatio) × width"

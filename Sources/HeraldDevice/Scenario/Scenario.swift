@@ -53,7 +53,7 @@ public struct Scenario: Sendable {
         case advance(Double)
         case state(AppRunState, forceQuit: Bool, app: String?)
         case lock(Bool)
-        case settings(NotificationSettings, app: String?)
+        case settings(SettingsChange, app: String?)
         case expand(NotificationReference)
         case tap(NotificationReference, action: String?, text: String?)
         case dismiss(NotificationReference)
@@ -64,6 +64,31 @@ public struct Scenario: Sendable {
         case register(sandbox: URL, environment: String, serverURL: URL?, app: String?)
         case online(Bool, app: String?)
         case receive(count: Int, timeout: Double)
+    }
+
+    /// The switches a `settings` step (or an app's own keys) sets; the others keep their value.
+    public struct SettingsChange: Sendable {
+        public var authorization: NotificationSettings.Authorization?
+        public var alert: Bool?
+        public var sound: Bool?
+        public var badge: Bool?
+        public var lockScreen: Bool?
+        public var notificationCenter: Bool?
+        public var criticalAlert: Bool?
+        public var previews: NotificationSettings.Previews?
+
+        public func applied(to settings: NotificationSettings) -> NotificationSettings {
+            var settings = settings
+            if let authorization { settings.authorization = authorization }
+            if let alert { settings.alert = alert }
+            if let sound { settings.sound = sound }
+            if let badge { settings.badge = badge }
+            if let lockScreen { settings.lockScreen = lockScreen }
+            if let notificationCenter { settings.notificationCenter = notificationCenter }
+            if let criticalAlert { settings.criticalAlert = criticalAlert }
+            if let previews { settings.previews = previews }
+            return settings
+        }
     }
 
     /// What an `expect` looks for among the events of the steps since the previous `expect`.

@@ -71,19 +71,8 @@ extension ScenarioParser {
             return .lock(!(try reader.bool(value, "unlock")))
         case "settings":
             let settingsMap = try reader.mapping(value, "settings")
-            try reader.checkKeys(settingsMap, allowed: ["authorization", "alert", "sound", "badge"], in: "settings")
-            var settings = NotificationSettings.granted
-            if let node = settingsMap["authorization"] {
-                let text = try reader.string(node, "authorization")
-                guard let status = text == "granted" ? .authorized : NotificationSettings.Authorization(rawValue: text) else {
-                    throw reader.fail(node, "authorization must be granted, denied, provisional or not-determined")
-                }
-                settings.authorization = status
-            }
-            if let node = settingsMap["alert"] { settings.alert = try reader.bool(node, "alert") }
-            if let node = settingsMap["sound"] { settings.sound = try reader.bool(node, "sound") }
-            if let node = settingsMap["badge"] { settings.badge = try reader.bool(node, "badge") }
-            return .settings(settings, app: app)
+            try reader.checkKeys(settingsMap, allowed: Self.settingsKeys, in: "settings")
+            return .settings(try settingsChange(settingsMap), app: app)
         case "expand":
             return .expand(try reader.string(value, "expand"))
         case "dismiss":
@@ -127,6 +116,35 @@ extension ScenarioParser {
         default:
             throw reader.fail(node, "unknown step \(kind)")
         }
+    }
+
+    /// The Settings switches, at an app's top level and in a `settings` step.
+    static let settingsKeys = ["authorization", "alert", "sound", "badge", "lock-screen", "notification-center", "critical-alert", "previews"]
+
+    func settingsChange(_ map: Node.Mapping) throws(ScenarioError) -> Scenario.SettingsChange {
+        var change = Scenario.SettingsChange()
+        if let node = map["authorization"] {
+            let text = try reader.string(node, "authorization")
+            guard let status = text == "granted" ? .authorized : NotificationSettings.Authorization(rawValue: text) else {
+                throw reader.fail(node, "authorization must be granted, authorized, denied, provisional or not-determined")
+            }
+            change.authorization = status
+        }
+        func flag(_ key: String) throws(ScenarioError) -> Bool? { try map[key].map { node throws(ScenarioError) in try reader.bool(node, key) } }
+        change.alert = try flag("alert")
+        change.sound = try flag("sound")
+        change.badge = try flag("badge")
+        change.lockScreen = try flag("lock-screen")
+        change.notificationCenter = try flag("notification-center")
+        change.criticalAlert = try flag("critical-alert")
+        if let node = map["previews"] {
+            let text = try reader.string(node, "previews")
+            guard let previews = NotificationSettings.Previews(rawValue: text) else {
+                throw reader.fail(node, "previews must be \(NotificationSettings.Previews.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            change.previews = previews
+        }
+        return change
     }
 
     func expectation(_ node: Node) throws(ScenarioError) -> Scenario.Expectation {

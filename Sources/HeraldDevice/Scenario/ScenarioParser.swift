@@ -96,8 +96,8 @@ public struct ScenarioParser {
 
     static let appKeys = [
         "folder", "bundle-id", "name", "entitlements", "user-activity-types", "resources", "strings", "service-extension",
-        "content-extensions", "categories", "authorization", "alert", "sound", "badge", "state", "force-quit", "delegate",
-    ]
+        "content-extensions", "categories", "state", "force-quit", "delegate",
+    ] + settingsKeys
 
     func app(_ node: Node) throws(ScenarioError) -> Scenario.App {
         let map = try reader.mapping(node, "an app")
@@ -156,17 +156,7 @@ public struct ScenarioParser {
             guard let sequence = node.sequence else { throw reader.fail(node, "categories must be a list") }
             for element in sequence { categories.append(try category(element)) }
         }
-        var settings = NotificationSettings.granted
-        if let node = map["authorization"] {
-            let text = try reader.string(node, "authorization")
-            let names = ["granted": NotificationSettings.Authorization.authorized, "authorized": .authorized, "denied": .denied,
-                         "provisional": .provisional, "not-determined": .notDetermined]
-            guard let value = names[text] else { throw reader.fail(node, "authorization must be granted, denied, provisional or not-determined") }
-            settings.authorization = value
-        }
-        if let node = map["alert"] { settings.alert = try reader.bool(node, "alert") }
-        if let node = map["sound"] { settings.sound = try reader.bool(node, "sound") }
-        if let node = map["badge"] { settings.badge = try reader.bool(node, "badge") }
+        let settings = try settingsChange(map).applied(to: .granted)
         return Scenario.App(
             bundle: bundle, settings: settings, state: try map["state"].map(appState) ?? .notRunning,
             forceQuit: try map["force-quit"].map { node throws(ScenarioError) in try reader.bool(node, "force-quit") } ?? false,
@@ -303,7 +293,7 @@ public struct ScenarioParser {
 
     func category(_ node: Node) throws(ScenarioError) -> NotificationCategory {
         let map = try reader.mapping(node, "a category")
-        try reader.checkKeys(map, allowed: ["id", "actions", "options", "intent-identifiers"], in: "a category")
+        try reader.checkKeys(map, allowed: ["id", "actions", "options", "intent-identifiers", "hidden-previews-body-placeholder"], in: "a category")
         guard let id = map["id"] else { throw reader.fail(node, "a category needs id:") }
         var options: NotificationCategory.Options = []
         let names: [String: NotificationCategory.Options] = ["custom-dismiss-action": .customDismissAction, "allow-in-car-play": .allowInCarPlay,
@@ -320,7 +310,10 @@ public struct ScenarioParser {
         return NotificationCategory(
             identifier: try reader.string(id, "id"), actions: actions,
             intentIdentifiers: try map["intent-identifiers"].map { node throws(ScenarioError) in try reader.strings(node, "intent-identifiers") } ?? [],
-            options: options
+            options: options,
+            hiddenPreviewsBodyPlaceholder: try map["hidden-previews-body-placeholder"].map { node throws(ScenarioError) in
+                try reader.string(node, "hidden-previews-body-placeholder")
+            }
         )
     }
 

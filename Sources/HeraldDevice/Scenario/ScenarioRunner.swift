@@ -145,8 +145,9 @@ struct ScenarioSession {
             try await device.setState(state, app: app ?? defaultApp, forceQuit: forceQuit)
         case .lock(let locked):
             await device.setLocked(locked)
-        case .settings(let settings, let app):
-            try await device.setSettings(settings, app: app ?? defaultApp)
+        case .settings(let change, let app):
+            let id = app ?? defaultApp
+            try await device.setSettings(change.applied(to: try await device.settings(id)), app: id)
         case .expand(let reference):
             try await device.expand(try resolve(reference))
         case .tap(let reference, let action, let text):

@@ -36,16 +36,20 @@ public class UNNotificationSettings: NSObject, @unchecked Sendable {
         alertSetting = setting(settings.alert, asked: asksAlerts)
         soundSetting = setting(settings.sound, asked: requested.contains(.sound))
         badgeSetting = setting(settings.badge, asked: requested.contains(.badge))
-        notificationCenterSetting = setting(settings.alert, asked: asksAlerts)
-        lockScreenSetting = setting(settings.alert && settings.authorization != .provisional, asked: asksAlerts)
+        notificationCenterSetting = setting(settings.alert && settings.notificationCenter, asked: asksAlerts)
+        lockScreenSetting = setting(settings.alert && settings.lockScreen && settings.authorization != .provisional, asked: asksAlerts)
         carPlaySetting = setting(true, asked: requested.contains(.carPlay))
-        criticalAlertSetting = setting(app.hasEntitlement(InterruptionLevel.critical.requiredEntitlement!), asked: requested.contains(.criticalAlert))
+        criticalAlertSetting = setting(settings.criticalAlert, asked: requested.contains(.criticalAlert) || settings.criticalAlert)
         announcementSetting = .notSupported
         timeSensitiveSetting = setting(app.hasEntitlement(InterruptionLevel.timeSensitive.requiredEntitlement!), asked: determined)
         scheduledDeliverySetting = .disabled
         directMessagesSetting = setting(app.hasEntitlement(Entitlement.communicationNotifications), asked: determined)
         alertStyle = alertSetting == .enabled && settings.authorization != .provisional ? .banner : .none
-        showPreviewsSetting = .always
+        showPreviewsSetting = switch settings.previews {
+        case .always: .always
+        case .whenUnlocked: .whenAuthenticated
+        case .never: .never
+        }
         providesAppNotificationSettings = requested.contains(.providesAppNotificationSettings)
         super.init()
     }

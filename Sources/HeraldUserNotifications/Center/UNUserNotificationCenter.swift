@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldDevice
 import Synchronization
 
@@ -67,6 +68,9 @@ public class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             updated.alert = options.contains(.alert) || provisional
             updated.sound = options.contains(.sound)
             updated.badge = options.contains(.badge)
+            // Critical alerts need Apple's entitlement as well as the user's yes.
+            updated.criticalAlert = options.contains(.criticalAlert) && updated.authorization == .authorized
+                && runtime.bundle.hasEntitlement(InterruptionLevel.critical.requiredEntitlement!)
             if updated != (try? await device.settings(runtime.id)) { try? await device.setSettings(updated, app: runtime.id) }
             return updated.authorization == .authorized
     }
