@@ -205,4 +205,25 @@ import Testing
         """)
         Self.expectPasses(report)
     }
+
+    /// Item 6: a scenario's push goes through APNs's checks first, as the sandbox path does.
+    @Test func pushStepsApplyAPNsRules() async throws {
+        let big = String(repeating: "x", count: 4200)
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - push: {"aps":{"alert":"\(big)"}}
+          - expect: {event: rejected-by-apns, status: "413", reason: PayloadTooLarge}
+          - expect-not: {event: received}
+          - push: {"aps":"hello"}
+          - expect: {event: rejected-by-apns, status: "400", message: aps}
+          - expect-not: {event: received}
+          - push: {"aps":{"alert":"hi"}}
+            priority: 7
+          - expect: {event: rejected-by-apns, reason: BadPriority}
+          - push: {"aps":{"alert":"fine"}}
+          - expect: {event: presented}
+        """)
+        Self.expectPasses(report)
+    }
 }

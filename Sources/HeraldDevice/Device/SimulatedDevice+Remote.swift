@@ -2,6 +2,24 @@ import Foundation
 import HeraldCore
 
 extension SimulatedDevice {
+    /// A provider's push through APNs: APNs's checks first (HeraldCore's rules, as the sandbox
+    /// applies them), then ``receive(_:app:headers:)``. A refused push is a `rejected-by-apns`
+    /// event with APNs's status and reason, and the device sees nothing; returns `nil` then.
+    @discardableResult
+    public func send(_ payload: Payload, app id: String, headers: PushHeaders = PushHeaders()) async throws(DeviceError) -> String? {
+        _ = try installed(id)
+        if let refusal = APNsGate().refusal(of: payload, headers: headers, bundleID: id) {
+            let reason = refusal.reason ?? .badPayload
+            var details = ["reason": reason.rawValue, "status": reason.status.map(String.init) ?? "400"]
+            if let pushType = headers.pushType { details["push-type"] = pushType.rawValue }
+            record(.rejectedByAPNs, app: id, notification: headers.collapseID ?? headers.apnsID, details: details,
+                   "APNs refuses the push (\(details["status"]!) \(reason.rawValue)): \(refusal.location): \(refusal.message)"
+                    + (refusal.fix.map { "; \($0)" } ?? ""))
+            return nil
+        }
+        return try await receive(payload, app: id, headers: headers)
+    }
+
     /// Receives a push for an app, as iOS does: wakes the app for `content-available`, builds the
     /// content (localized), runs the service extension when its rule holds, checks attachments,
     /// then presents it. Returns the notification's identifier (the collapse id, else the apns-id,

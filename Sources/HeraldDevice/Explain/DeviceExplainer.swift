@@ -39,7 +39,8 @@ public struct DeviceExplainer: Sendable {
     public func explain(_ payload: Payload, headers: PushHeaders = PushHeaders()) async -> Explanation {
         var assumptions: [String] = []
         let bundle = app ?? {
-            assumptions.append("the app (com.example.app) has a notification service extension that changes nothing")
+            assumptions.append("the app (com.example.app) has a notification service extension that "
+                + (serviceExtension == nil ? "changes nothing" : "runs the --extension steps"))
             return AppBundle(bundleIdentifier: "com.example.app", displayName: "Example", extensions: [.serviceExtension()])
         }()
         let device = SimulatedDevice(now: Date(), locked: locked, fetcher: fetcher, extensionRealTimeLimit: .seconds(35))
@@ -50,7 +51,7 @@ public struct DeviceExplainer: Sendable {
             try? await device.setCategories([NotificationCategory(identifier: category, actions: [])], app: bundle.bundleIdentifier)
         }
         assumptions.append("the app is \(state.rawValue), the device is \(locked ? "locked" : "unlocked"), notifications are \(settings.authorization.rawValue)")
-        let identifier = (try? await device.receive(payload, app: bundle.bundleIdentifier, headers: headers)) ?? ""
+        let identifier = ((try? await device.send(payload, app: bundle.bundleIdentifier, headers: headers)) ?? nil) ?? ""
         let events = await device.transcript.filter { $0.kind != .installed }
         return Explanation(assumptions: assumptions, events: events, shown: await device.shownNotification(identifier))
     }

@@ -129,7 +129,7 @@ struct ScenarioSession {
     mutating func perform(_ step: Scenario.Step) async throws {
         switch step.action {
         case .push(let payload, let headers, let app):
-            lastNotification = try await device.receive(payload, app: app ?? defaultApp, headers: headers)
+            if let identifier = try await device.send(payload, app: app ?? defaultApp, headers: headers) { lastNotification = identifier }
         case .local(let request, let app):
             lastNotification = request.identifier
             do {
