@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "HeraldCore",
                 "HeraldHTTP1",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -281,6 +282,7 @@ let package = Package(
                 "HeraldCore",
                 "HeraldHTTP1",
                 "HeraldStore",
+                "HeraldTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

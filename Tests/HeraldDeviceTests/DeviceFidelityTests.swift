@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldDevice
 import HeraldShippedExtensions
+import HeraldTestSupport
 import Testing
 
 /// iOS rules the simulator used to get wrong, each played as a scenario: the report must pass,
@@ -225,5 +226,121 @@ import Testing
           - expect: {event: presented}
         """)
         Self.expectPasses(report)
+    }
+}
+
+/// Resolves made-up host names to a local server, as DNS would: the edge of the test.
+struct HostMappingFetcher: MediaFetcher {
+    var hosts: [String: String]
+    var inner = HTTPMediaFetcher(timeout: 2)
+
+    func fetch(_ url: URL) async throws -> FetchedMedia {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        if let host = components.host, let mapped = hosts[host] {
+            let parts = mapped.split(separator: ":")
+            components.host = String(parts[0])
+            components.port = parts.count > 1 ? Int(parts[1]) : nil
+        }
+        return try await inner.fetch(components.url!)
+    }
+}
+
+extension DeviceFidelityTests {
+    /// Item 10: App Transport Security blocks plain http to a public host unless the service
+    /// extension's Info.plist has an exception; IP addresses are outside ATS.
+    @Test func appTransportSecurityBlocksPlainHTTPWithoutAnException() async throws {
+        let media = try await MediaServer.start()
+        defer { Task { await media.stop() } }
+        let port = URL(string: media.baseURL)!.port!
+        let text = """
+        apps:
+          - bundle-id: com.example.strict
+            state: background
+            service-extension: [download-media]
+          - bundle-id: com.example.open
+            state: background
+            service-extension: [download-media]
+            transport-security: {NSExceptionDomains: {media.example.com: {NSExceptionAllowsInsecureHTTPLoads: true}}}
+        steps:
+          - push: {"aps":{"alert":"a","mutable-content":1},"media":{"type":"image","url":"http://media.example.com:\(port)/photo"}}
+            app: com.example.strict
+          - expect: {event: extension-log, message: App Transport Security blocked}
+          - expect-not: {event: attachment-added}
+          - expect: {event: presented, attachments: ""}
+          - push: {"aps":{"alert":"b","mutable-content":1},"media":{"type":"image","url":"http://media.example.com:\(port)/photo"}}
+            app: com.example.open
+          - expect: {event: attachment-added, kind: image}
+          - push: {"aps":{"alert":"c","mutable-content":1},"media":{"type":"image","url":"\(media.baseURL)/photo"}}
+            app: com.example.strict
+          - expect: {event: attachment-added, kind: image}
+        """
+        let scenario = try ScenarioParser(file: "inline.yaml", baseDirectory: FileManager.default.temporaryDirectory).parse(text)
+        let report = await ScenarioRunner(extensions: ShippedExtensions(), fetcher: HostMappingFetcher(hosts: ["media.example.com": "127.0.0.1:\(port)"])).run(scenario)
+        Self.expectPasses(report)
+    }
+
+    @Test func transportSecurityRulesFollowApple() throws {
+        let none = AppTransportSecurity(infoPlist: nil)
+        #expect(none.refusal(of: URL(string: "http://cdn.example.com/a.png")!) != nil)
+        #expect(none.refusal(of: URL(string: "https://cdn.example.com/a.png")!) == nil)
+        #expect(none.refusal(of: URL(string: "http://192.168.1.4/a.png")!) == nil)
+        #expect(none.refusal(of: URL(string: "http://[::1]:8080/a.png")!) == nil)
+        #expect(none.refusal(of: URL(string: "http://printer.local/a.png")!) == nil)
+        #expect(none.refusal(of: URL(string: "http://devbox/a.png")!) == nil)
+        let plist: [String: PropertyListValue] = ["NSAppTransportSecurity": .dictionary([
+            "NSAllowsArbitraryLoads": .bool(true),
+            "NSExceptionDomains": .dictionary([
+                "example.com": .dictionary(["NSIncludesSubdomains": .bool(true), "NSExceptionAllowsInsecureHTTPLoads": .bool(true)]),
+                "strict.org": .dictionary(["NSExceptionMinimumTLSVersion": .string("TLSv1.2")]),
+            ]),
+        ])]
+        let policy = AppTransportSecurity(infoPlist: plist)
+        #expect(policy.refusal(of: URL(string: "http://example.com/a")!) == nil)
+        #expect(policy.refusal(of: URL(string: "http://cdn.example.com/a")!) == nil)
+        #expect(policy.refusal(of: URL(string: "http://a.b.example.com/a")!) == nil)  // arbitrary loads cover hosts no exception names
+        #expect(policy.refusal(of: URL(string: "http://strict.org/a")!) != nil)       // a named domain is not affected by arbitrary loads
+        #expect(policy.refusal(of: URL(string: "http://other.net/a")!) == nil)
+        var web = plist
+        web["NSAppTransportSecurity"] = .dictionary(["NSAllowsArbitraryLoads": .bool(true), "NSAllowsArbitraryLoadsInWebContent": .bool(true)])
+        #expect(AppTransportSecurity(infoPlist: web).refusal(of: URL(string: "http://other.net/a")!) != nil)
+    }
+
+    /// Item 12: a download that outlasts the fetcher's timeout says so in words.
+    @Test func aTimedOutDownloadSaysSo() async throws {
+        let media = try await MediaServer.start()
+        defer { Task { await media.stop() } }
+        do {
+            _ = try await HTTPMediaFetcher(timeout: 0.5).fetch(URL(string: "\(media.baseURL)/slow/3/photo")!)
+            Issue.record("the slow download finished")
+        } catch {
+            #expect("\(error)".contains("timed out after 0.50 s"), "\(error)")
+            #expect(!"\(error)".contains("(null)"))
+        }
+    }
+
+    /// Item 12: at most 10 actions are shown; a misspelt extension point and two extensions for
+    /// one category are reported.
+    @Test func actionLimitAndPlistMistakesAreReported() async throws {
+        let actions = (1...12).map { "{id: a\($0), title: A\($0)}" }.joined(separator: ", ")
+        let report = try await Self.play("""
+        app:
+          bundle-id: com.example.app
+          state: background
+          content-extensions:
+            One: {categories: [many], size-ratio: 0.5}
+            Two: {categories: [many], size-ratio: 0.5}
+          categories: [{id: many, actions: [\(actions)]}]
+        steps:
+          - expect: {event: plist-problem, extension: Two, severity: warning, message: also claimed by One}
+          - push: {"aps":{"alert":"hi","category":"many"}}
+          - expect: {event: presented, actions: [a1, a2, a3, a4, a5, a6, a7, a8, a9, a10], message: 2 more actions are not shown}
+        """)
+        Self.expectPasses(report)
+        var bundle = AppBundle(bundleIdentifier: "com.example.typo")
+        bundle.extensions.append(AppExtensionBundle(name: "Service", kind: .other("com.apple.usernotifications.servise"), infoPlist: [:]))
+        let device = SimulatedDevice()
+        await device.install(bundle)
+        let problem = try #require(await device.transcript.first { $0.kind == .plistProblem })
+        #expect(problem.message.contains("did you mean com.apple.usernotifications.service"), "\(problem.message)")
     }
 }

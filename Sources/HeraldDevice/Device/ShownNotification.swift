@@ -25,8 +25,9 @@ public struct ShownNotification: Sendable, Equatable {
 
     public var identifier: String { notification.identifier }
     public var content: NotificationContent { notification.content }
-    /// The buttons shown when the notification is expanded.
-    public var actions: [NotificationAction] { category?.actions ?? [] }
+    /// The buttons shown when the notification is expanded: the category's first
+    /// ``NotificationCategory/maximumShownActions``.
+    public var actions: [NotificationAction] { Array((category?.actions ?? []).prefix(NotificationCategory.maximumShownActions)) }
 }
 
 /// The APNs headers the device sees with a push (they arrive with it through the sandbox).

@@ -153,7 +153,9 @@ extension SimulatedDevice {
         if let communication = content.communication { details["sender"] = communication.senderName }
         let place = onLockScreen ? "on the lock screen" : options.contains(.banner) ? "as a banner"
             : settings.authorization == .provisional ? "quietly in Notification Center (provisional)" : "in the notification list"
+        let hiddenActions = (category?.actions.count ?? 0) - item.actions.count
         note(.presented, details, "shown \(place) [\(options)]"
-             + (item.actions.isEmpty ? "" : " with actions \(item.actions.map(\.identifier).joined(separator: ", "))"))
+             + (item.actions.isEmpty ? "" : " with actions \(item.actions.map(\.identifier).joined(separator: ", "))")
+             + (hiddenActions > 0 ? "; \(hiddenActions) more action\(hiddenActions == 1 ? " is" : "s are") not shown (iOS shows at most \(NotificationCategory.maximumShownActions))" : ""))
     }
 }

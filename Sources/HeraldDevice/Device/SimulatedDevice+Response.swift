@@ -31,6 +31,10 @@ extension SimulatedDevice {
         var definition: NotificationAction?
         if let action {
             guard let found = item.actions.first(where: { $0.identifier == action }) else {
+                if let position = item.category?.actions.firstIndex(where: { $0.identifier == action }) {
+                    throw .invalid("\"\(action)\" is action number \(position + 1) of category \(item.content.categoryIdentifier); "
+                        + "iOS shows at most \(NotificationCategory.maximumShownActions), so it cannot be tapped")
+                }
                 let available = item.actions.map(\.identifier)
                 throw .invalid("\"\(action)\" is not an action of notification \(identifier); "
                     + (available.isEmpty ? "it has no actions (its category is \(item.content.categoryIdentifier.isEmpty ? "not set" : "not registered"))"

@@ -33,7 +33,7 @@ public actor SimulatedDevice {
     ///   - extensionRealTimeLimit: real time after which a silent extension is given up on.
     public init(
         now: Date = Date(), locked: Bool = false, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        languages: [String] = ["en"], fetcher: any MediaFetcher = URLSessionMediaFetcher(), workDirectory: URL? = nil,
+        languages: [String] = ["en"], fetcher: any MediaFetcher = HTTPMediaFetcher(), workDirectory: URL? = nil,
         extensionRealTimeLimit: Duration = .seconds(35)
     ) {
         self.now = now
@@ -71,6 +71,20 @@ public actor SimulatedDevice {
             if let configuration = read.configuration { configurations.append(configuration) }
         }
         if let service = bundle.serviceExtension { problems += ContentExtensionConfiguration.serviceExtensionProblems(service) }
+        problems += bundle.extensions.compactMap(\.extensionPointProblem)
+        // Two extensions claiming one category: iOS uses one of them, and which is not defined.
+        var claimed: [String: String] = [:]
+        for configuration in configurations {
+            for category in configuration.categories {
+                if let first = claimed[category] {
+                    problems.append(PlistProblem(
+                        severity: .warning, extensionName: configuration.extensionName, keyPath: "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory",
+                        message: "category \"\(category)\" is also claimed by \(first); iOS uses only one extension per category, and which one is not defined"))
+                } else {
+                    claimed[category] = configuration.extensionName
+                }
+            }
+        }
         let center = DeviceNotificationCenter(now: now, calendar: calendar)
         apps[id] = InstalledApp(
             bundle: bundle, settings: settings, state: state, center: center, delegate: delegate,

@@ -18,7 +18,7 @@ public struct DeviceExplainer: Sendable {
     public init(
         app: AppBundle? = nil, serviceExtension: (any NotificationServiceExtension)? = nil, state: AppRunState = .background, locked: Bool = false,
         settings: NotificationSettings = .granted, foregroundOptions: PresentationOptions? = [.banner, .list, .sound, .badge],
-        fetcher: any MediaFetcher = URLSessionMediaFetcher()
+        fetcher: any MediaFetcher = HTTPMediaFetcher()
     ) {
         self.app = app
         self.serviceExtension = serviceExtension

@@ -17,6 +17,9 @@ public struct NotificationCategory: Sendable, Equatable {
     public var options: Options
     public var hiddenPreviewsBodyPlaceholder: String?
 
+    /// The most buttons the expanded interface shows; later actions are not shown at all.
+    public static let maximumShownActions = 10
+
     public init(
         identifier: String, actions: [NotificationAction], intentIdentifiers: [String] = [], options: Options = [],
         hiddenPreviewsBodyPlaceholder: String? = nil

@@ -96,7 +96,7 @@ public struct ScenarioParser {
 
     static let appKeys = [
         "folder", "bundle-id", "name", "entitlements", "user-activity-types", "resources", "strings", "service-extension",
-        "content-extensions", "categories", "state", "force-quit", "delegate",
+        "content-extensions", "categories", "state", "force-quit", "delegate", "transport-security",
     ] + settingsKeys
 
     func app(_ node: Node) throws(ScenarioError) -> Scenario.App {
@@ -141,6 +141,14 @@ public struct ScenarioParser {
             if let existing = bundle.serviceExtension { declared = existing }
             bundle.extensions.removeAll { $0.kind == .notificationService }
             bundle.extensions.append(declared)
+        }
+        if let node = map["transport-security"] {
+            // The service extension's NSAppTransportSecurity, as in its Info.plist.
+            guard case .dictionary = try reader.plist(node) else { throw reader.fail(node, "transport-security must be a mapping (NSAllowsArbitraryLoads, NSExceptionDomains, …)") }
+            if bundle.serviceExtension == nil { bundle.extensions.append(.serviceExtension(userActivityTypes: bundle.userActivityTypes)) }
+            if let index = bundle.extensions.firstIndex(where: { $0.kind == .notificationService }) {
+                bundle.extensions[index].infoPlist["NSAppTransportSecurity"] = try reader.plist(node)
+            }
         }
         var contentHandlers: [String: ScriptedContentExtension] = [:]
         if let node = map["content-extensions"] {

@@ -41,7 +41,7 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) async -> ScenarioReport {
         var session = ScenarioSession(scenario: scenario, extensions: extensions, appCode: appCode, device: SimulatedDevice(
             now: scenario.start, locked: scenario.locked, timeZone: scenario.timeZone,
-            fetcher: fetcher ?? URLSessionMediaFetcher(simulatedLatency: scenario.networkLatency),
+            fetcher: fetcher ?? HTTPMediaFetcher(simulatedLatency: scenario.networkLatency),
             extensionRealTimeLimit: extensionRealTimeLimit
         ))
         await session.install()

@@ -94,8 +94,12 @@ public final class ServiceExtensionContext: Sendable {
         state.withLock { $0.log.append(($0.used, message)) }
     }
 
-    /// Downloads a URL, using up the virtual time the download takes.
+    /// Downloads a URL, using up the virtual time the download takes. App Transport Security
+    /// (the extension's Info.plist) applies first.
     public func download(_ url: URL) async throws -> FetchedMedia {
+        if let refusal = AppTransportSecurity(infoPlist: app.serviceExtension?.infoPlist).refusal(of: url) {
+            throw MediaFetchError(refusal)
+        }
         let started = ContinuousClock.now
         do {
             let media = try await fetcher.fetch(url)

@@ -19,7 +19,7 @@ struct DeviceRunCommand: AsyncParsableCommand {
     @Argument(help: "Scenario files (YAML).")
     var scenarios: [String]
 
-    @Flag(help: "Print the transcript as JSON lines.")
+    @Flag(help: "Print JSON lines only: each event, then one {\"type\":\"result\",…} line per scenario with its failures.")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Print only the result line of each scenario.")
@@ -42,6 +42,10 @@ struct DeviceRunCommand: AsyncParsableCommand {
                 for event in report.transcript {
                     print(String(decoding: try encoder.encode(event), as: UTF8.self))
                 }
+                let result = ScenarioResultLine(scenario: report.name, file: path, passed: report.passed, failures: report.failures)
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+                if !report.passed { failed += 1 }
+                continue
             } else if !quiet {
                 print("▶ \(report.name)")
                 let start = scenario.start
@@ -56,4 +60,13 @@ struct DeviceRunCommand: AsyncParsableCommand {
         }
         if failed > 0 { throw ExitCode(1) }
     }
+}
+
+/// The last JSON line `herald device run --json` prints for a scenario.
+struct ScenarioResultLine: Encodable {
+    var type = "result"
+    var scenario: String
+    var file: String
+    var passed: Bool
+    var failures: [String]
 }
