@@ -344,3 +344,35 @@ extension DeviceFidelityTests {
         #expect(problem.message.contains("did you mean com.apple.usernotifications.service"), "\(problem.message)")
     }
 }
+
+extension DeviceFidelityTests {
+    /// Item 9: one clock for the device: a local notification due while an extension works
+    /// fires meanwhile, and transcript times never go backwards.
+    @Test func theClockRunsWhileAnExtensionWorks() async throws {
+        let report = try await Self.play("""
+        app:
+          bundle-id: com.example.app
+          state: background
+          service-extension: [{wait: 20}, rewrite-title]
+        steps:
+          - local: {id: reminder, title: Reminder, after: 10}
+          - push: {"aps":{"alert":{"title":"Slow","body":"b"},"mutable-content":1}}
+            apns-id: 00000000-0000-4000-8000-000000000099
+          - expect: {event: local-fired, notification: reminder}
+          - expect: {event: presented, notification: reminder}
+          - expect: {event: presented, notification: 00000000-0000-4000-8000-000000000099}
+          - advance: 5
+          - local: {id: after, title: After}
+          - expect: {event: presented, notification: after}
+        """)
+        Self.expectPasses(report)
+        let times = report.transcript.map(\.time)
+        #expect(times == times.sorted(), "\(report.transcript.map { "\($0.time.timeIntervalSince1970) \($0)" }.joined(separator: "\n"))")
+        let fired = try #require(report.transcript.firstIndex { $0.kind == .localFired })
+        let finished = try #require(report.transcript.firstIndex { $0.kind == .extensionFinished })
+        #expect(fired < finished)
+        let start = try #require(report.transcript.first?.time)
+        let last = try #require(report.transcript.last { $0.kind == .presented })
+        #expect(last.time.timeIntervalSince(start) == 25)
+    }
+}

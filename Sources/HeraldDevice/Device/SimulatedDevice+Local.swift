@@ -79,7 +79,12 @@ extension SimulatedDevice {
     /// The clock stops at each fire date and the notification is presented before it goes on,
     /// so what the app does when it hears of one (remove or add requests) counts for the rest.
     public func advance(by seconds: TimeInterval) async {
-        let end = now.addingTimeInterval(seconds)
+        await advance(until: now.addingTimeInterval(seconds))
+    }
+
+    /// Moves the clock to `end` (never back), firing what is due on the way.
+    func advance(until end: Date) async {
+        guard end > now else { return }
         while let next = apps.values.compactMap({ $0.center.pending.first?.nextFireDate }).min(), next <= end {
             var fired: [(app: String, delivered: DeviceNotificationCenter.Delivered)] = []
             for id in apps.keys.sorted() {

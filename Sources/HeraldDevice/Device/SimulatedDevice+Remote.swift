@@ -66,9 +66,14 @@ extension SimulatedDevice {
                        "mutable-content is the string \"1\"; devices read it as 1, but Apple specifies the number")
             }
             let handler = installed.serviceExtension ?? PassThroughServiceExtension()
+            let mark = transcript.count
             let (content, seconds) = await runServiceExtension(handler, request: request, payload: payload, app: installed.bundle)
             request.content = content
             shownAt = receivedAt.addingTimeInterval(seconds)
+            // One clock for the whole device: what falls due while the extension works happens
+            // meanwhile, and the transcript stays in time order.
+            await advance(until: shownAt)
+            sortTranscript(from: mark)
         }
         request.content.attachments = validateAttachments(request.content.attachments, app: id, notification: identifier, at: shownAt)
         let delivered = DeliveredNotification(request: request, date: shownAt, source: .remote(apnsID: headers.apnsID), userInfo: payload.json)

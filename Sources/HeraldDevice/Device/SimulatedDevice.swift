@@ -223,6 +223,13 @@ public actor SimulatedDevice {
         return installed
     }
 
+    /// Puts the events from `index` on in time order (stable: events at one time keep their order).
+    func sortTranscript(from index: Int) {
+        guard index < transcript.count else { return }
+        let tail = transcript[index...].enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        transcript.replaceSubrange(index..., with: tail)
+    }
+
     func record(
         _ kind: DeviceEvent.Kind, at time: Date? = nil, app: String?, notification: String? = nil, details: [String: String] = [:],
         _ message: String
