@@ -376,3 +376,51 @@ extension DeviceFidelityTests {
         #expect(last.time.timeIntervalSince(start) == 25)
     }
 }
+
+extension DeviceFidelityTests {
+    /// Item 7: VoIP pushes go to PushKit, are never shown, and the iOS 13 CallKit rule applies.
+    @Test func voipPushesGoToPushKit() async throws {
+        let report = try await Self.play("""
+        apps:
+          - {bundle-id: com.example.phone, state: not-running, force-quit: true, pushkit: reports-call}
+          - {bundle-id: com.example.sloppy, state: not-running, pushkit: no-call}
+          - {bundle-id: com.example.plain, state: background}
+        steps:
+          - push: {"aps":{"alert":"Incoming call"},"caller":"Alice"}
+            app: com.example.phone
+            push-type: voip
+          - expect: {event: app-launched, app: com.example.phone, state: background}
+          - expect: {event: push-kit, app: com.example.phone, reported-call: "true"}
+          - expect-not: {event: presented}
+          - push: {"aps":{},"caller":"Bob"}
+            app: com.example.plain
+            push-type: voip
+          - expect: {event: push-not-delivered, reason: no-pushkit-registry}
+          - push: {"aps":{},"n":1}
+            app: com.example.sloppy
+            push-type: voip
+          - expect: {event: push-kit, reported-call: "false", misses: "1"}
+          - expect: {event: app-terminated, reason: no-call-reported}
+          - push: {"aps":{},"n":2}
+            app: com.example.sloppy
+            push-type: voip
+          - push: {"aps":{},"n":3}
+            app: com.example.sloppy
+            push-type: voip
+          - expect: {event: app-terminated, count: 2}
+          - push: {"aps":{},"n":4}
+            app: com.example.sloppy
+            push-type: voip
+          - expect: {event: push-not-delivered, reason: voip-stopped}
+          - expect-not: {event: push-kit}
+          # The user opens the app: VoIP pushes launch it again.
+          - state: foreground
+            app: com.example.sloppy
+          - push: {"aps":{},"n":5}
+            app: com.example.sloppy
+            push-type: voip
+          - expect: {event: push-kit, misses: "1"}
+        """)
+        Self.expectPasses(report)
+    }
+}

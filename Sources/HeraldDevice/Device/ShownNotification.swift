@@ -59,4 +59,8 @@ struct InstalledApp: Sendable {
     /// Content extensions whose plists iOS accepts.
     var contentConfigurations: [ContentExtensionConfiguration]
     var badge = 0
+    /// The app's PKPushRegistry delegate for VoIP pushes, if it made one.
+    var pushKit: (any PushKitDelegate)?
+    /// VoIP pushes in a row the app did not report to CallKit.
+    var voipMisses = 0
 }

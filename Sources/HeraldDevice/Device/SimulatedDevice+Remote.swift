@@ -34,6 +34,10 @@ extension SimulatedDevice {
         if let apnsID = headers.apnsID { details["apns-id"] = apnsID }
         if let collapseID = headers.collapseID { details["collapse-id"] = collapseID }
         record(.received, app: id, notification: identifier, details: details, "push received for \(installed.bundle.displayName)")
+        if headers.pushType == .voip {
+            await receiveVoIP(payload, app: id, notification: identifier)
+            return identifier
+        }
 
         if aps.contentAvailable { await wake(id, userInfo: payload.json, notification: identifier) }
         let visible = aps.alert?.hasVisibleContent ?? false

@@ -134,6 +134,8 @@ public actor SimulatedDevice {
         installed.state = state
         installed.forceQuit = state == .notRunning && forceQuit
         if state != .notRunning { installed.forceQuit = false }
+        // The user opening the app lets VoIP pushes launch it again.
+        if state == .foreground { installed.voipMisses = 0 }
         apps[app] = installed
         record(.stateChanged, app: app, details: ["state": state.rawValue, "force-quit": String(installed.forceQuit)],
                "app is \(state.rawValue)" + (installed.forceQuit ? " (force-quit by the user)" : ""))

@@ -21,6 +21,8 @@ public struct Scenario: Sendable {
         public var state: AppRunState
         public var forceQuit: Bool
         public var delegate: Delegate
+        /// A PKPushRegistry for VoIP pushes: whether it reports each to CallKit (`nil`: none).
+        public var pushKitReportsCall: Bool?
         /// The shipped steps its service extension runs, if it names them.
         public var serviceExtension: ServiceExtensionRecipe?
         public var contentExtensions: [String: ScriptedContentExtension]

@@ -96,7 +96,7 @@ public struct ScenarioParser {
 
     static let appKeys = [
         "folder", "bundle-id", "name", "entitlements", "user-activity-types", "resources", "strings", "service-extension",
-        "content-extensions", "categories", "state", "force-quit", "delegate", "transport-security",
+        "content-extensions", "categories", "state", "force-quit", "delegate", "transport-security", "pushkit",
     ] + settingsKeys
 
     func app(_ node: Node) throws(ScenarioError) -> Scenario.App {
@@ -169,6 +169,13 @@ public struct ScenarioParser {
             bundle: bundle, settings: settings, state: try map["state"].map(appState) ?? .notRunning,
             forceQuit: try map["force-quit"].map { node throws(ScenarioError) in try reader.bool(node, "force-quit") } ?? false,
             delegate: try map["delegate"].map(delegate) ?? .withoutWillPresent,
+            pushKitReportsCall: try map["pushkit"].map { node throws(ScenarioError) -> Bool in
+                switch try reader.string(node, "pushkit") {
+                case "reports-call": return true
+                case "no-call": return false
+                default: throw reader.fail(node, "pushkit must be reports-call (the app reports each VoIP push to CallKit) or no-call")
+                }
+            },
             serviceExtension: service, contentExtensions: contentHandlers, categories: categories
         )
     }

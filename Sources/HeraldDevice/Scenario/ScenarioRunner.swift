@@ -98,6 +98,9 @@ struct ScenarioSession {
             await device.install(app.bundle, settings: app.settings, state: app.state, delegate: delegate,
                                  serviceExtension: app.serviceExtension.map { extensions.serviceExtension(for: $0, app: app.bundle) },
                                  contentExtensions: app.contentExtensions)
+            if let reportsCall = app.pushKitReportsCall {
+                try? await device.setPushKitDelegate(ScriptedPushKitDelegate(reportsCall: reportsCall), app: app.bundle.bundleIdentifier)
+            }
             if app.forceQuit { try? await device.setState(.notRunning, app: app.bundle.bundleIdentifier, forceQuit: true) }
             if !app.categories.isEmpty {
                 do {
