@@ -424,3 +424,49 @@ extension DeviceFidelityTests {
         Self.expectPasses(report)
     }
 }
+
+extension DeviceFidelityTests {
+    /// Missing steps: removing delivered and pending notifications, the app's badge, what
+    /// getPending/getDelivered give, and the userInfo that reached the delegate.
+    @Test func centerStepsAndUserInfoExpectations() async throws {
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - push: {"aps":{"alert":"one"},"msgid":"123","thread":{"id":7}}
+            apns-id: 00000000-0000-4000-8000-000000000001
+          - push: {"aps":{"alert":"two"}}
+            apns-id: 00000000-0000-4000-8000-000000000002
+          - local: {id: later, title: Later, after: 60}
+          - local: {id: much-later, title: Much later, after: 600}
+          - expect-delivered: [00000000-0000-4000-8000-000000000001, 00000000-0000-4000-8000-000000000002]
+          - expect-pending: [later, much-later]
+          - remove-delivered: [00000000-0000-4000-8000-000000000001]
+          - expect-delivered: [00000000-0000-4000-8000-000000000002]
+          - remove-all-delivered: true
+          - expect-delivered: []
+          - remove-all-pending: true
+          - expect-pending: []
+          - set-badge: 5
+          - expect-badge: 5
+          - expect: {event: badge, source: app, badge: "5"}
+          - push: {"aps":{"alert":"three"},"msgid":"456","thread":{"id":8}}
+          - tap: last
+          - expect: {event: did-receive, user-info: {msgid: "456", thread: {id: 8}}}
+          - expect-not: {event: did-receive, user-info: {msgid: "123"}}
+        """)
+        Self.expectPasses(report)
+        // The same expectations fail when the state differs.
+        let failing = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - local: {id: later, title: Later, after: 60}
+          - expect-pending: [sooner]
+          - push: {"aps":{"alert":"x"},"msgid":"1"}
+          - tap: last
+          - expect: {event: did-receive, user-info: {msgid: "2"}}
+        """)
+        #expect(failing.failures.count == 2)
+        #expect(failing.failures.first?.contains("getPendingNotificationRequests gives [later]") == true)
+        #expect(failing.failures.last?.contains(#"user-info⊇{"msgid":"2"}"#) == true, "\(failing.failures)")
+    }
+}

@@ -74,7 +74,8 @@ extension SimulatedDevice {
                 note(.notPresented, ["reason": "foreground"], "not shown: the app is in the foreground and willPresent is not implemented")
                 return
             }
-            note(.willPresent, ["options": chosen.description], "userNotificationCenter(_:willPresent:) answered [\(chosen)]")
+            note(.willPresent, ["options": chosen.description, "user-info": String(decoding: JSONValue.object(delivered.userInfo).serialized, as: UTF8.self)],
+                 "userNotificationCenter(_:willPresent:) answered [\(chosen)]")
             options = chosen
         } else {
             options = .all

@@ -114,7 +114,8 @@ extension SimulatedDevice {
                    "the app delegate does not implement application(_:didReceiveRemoteNotification:fetchCompletionHandler:); the push is not handled")
             return
         }
-        record(.didReceiveRemoteNotification, app: id, notification: notification, details: ["state": installed.state.rawValue],
+        record(.didReceiveRemoteNotification, app: id, notification: notification,
+               details: ["state": installed.state.rawValue, "user-info": String(decoding: JSONValue.object(userInfo).serialized, as: UTF8.self)],
                "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) called (app \(installed.state.rawValue))")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 extension SimulatedDevice {
     /// The user long-presses the notification: the content extension's view opens (or the
@@ -133,7 +134,8 @@ extension SimulatedDevice {
             record(.appLaunched, app: id, notification: identifier, details: ["state": "background"], "app launched in the background to handle the action")
         }
         apps[id] = installed
-        var details = ["action": response.actionIdentifier, "state": installed.state.rawValue]
+        var details = ["action": response.actionIdentifier, "state": installed.state.rawValue,
+                       "user-info": String(decoding: JSONValue.object(response.notification.userInfo).serialized, as: UTF8.self)]
         if let text = response.userText { details["text"] = text }
         guard let delegate = installed.delegate else {
             record(.didReceive, app: id, notification: identifier, details: details.merging(["implemented": "false"]) { $1 },

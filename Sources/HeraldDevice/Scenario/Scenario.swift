@@ -66,6 +66,14 @@ public struct Scenario: Sendable {
         case register(sandbox: URL, environment: String, serverURL: URL?, app: String?)
         case online(Bool, app: String?)
         case receive(count: Int, timeout: Double)
+        /// `removeDeliveredNotifications(withIdentifiers:)`; `nil` removes them all.
+        case removeDelivered([String]?, app: String?)
+        case removeAllPending(app: String?)
+        /// `setBadgeCount`.
+        case setBadge(Int, app: String?)
+        /// The identifiers `getPendingNotificationRequests` / `getDeliveredNotifications` give, as a set.
+        case expectPending([String], app: String?)
+        case expectDelivered([String], app: String?)
     }
 
     /// The switches a `settings` step (or an app's own keys) sets; the others keep their value.
@@ -100,6 +108,8 @@ public struct Scenario: Sendable {
         public var app: String?
         /// Each must equal the event's detail (a list like `banner,list` compares as a set).
         public var details: [String: String]
+        /// Each must be a subset of the event's JSON detail of that name (`user-info`).
+        public var jsonDetails: [String: JSONObject] = [:]
         /// The event's message must contain this.
         public var messageContains: String?
         /// How many events must match (at least one when absent).

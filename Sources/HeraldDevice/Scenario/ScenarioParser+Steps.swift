@@ -6,13 +6,15 @@ extension ScenarioParser {
     static let stepKinds = [
         "push", "push-file", "local", "cancel", "advance", "state", "lock", "unlock", "settings", "expand", "tap", "dismiss",
         "render", "expect", "expect-not", "expect-badge", "register", "online", "offline", "receive",
+        "remove-delivered", "remove-all-delivered", "remove-all-pending", "set-badge", "expect-pending", "expect-delivered",
     ]
     /// Keys that may sit beside a step's own key, per step; any other key is an error.
     static func stepModifiers(_ kind: String) -> [String] {
         switch kind {
         case "push", "push-file": ["app", "apns-id", "collapse-id", "push-type", "priority"]
         case "state": ["app", "force-quit"]
-        case "local", "cancel", "settings", "expect-badge", "register", "online", "offline": ["app"]
+        case "local", "cancel", "settings", "expect-badge", "register", "online", "offline", "remove-delivered", "remove-all-delivered",
+             "remove-all-pending", "set-badge", "expect-pending", "expect-delivered": ["app"]
         default: []
         }
     }
@@ -113,6 +115,19 @@ extension ScenarioParser {
             try reader.checkKeys(receiveMap, allowed: ["count", "timeout"], in: "receive")
             return .receive(count: try receiveMap["count"].map { node throws(ScenarioError) in try reader.int(node, "count") } ?? 1,
                             timeout: try receiveMap["timeout"].map { node throws(ScenarioError) in try reader.seconds(node, "timeout") } ?? 10)
+        case "remove-delivered":
+            return .removeDelivered(try reader.strings(value, "remove-delivered"), app: app)
+        case "remove-all-delivered":
+            guard try reader.bool(value, kind) else { throw reader.fail(value, "\(kind) takes true") }
+            return .removeDelivered(nil, app: app)
+        case "remove-all-pending":
+            guard try reader.bool(value, kind) else { throw reader.fail(value, "\(kind) takes true") }
+            return .removeAllPending(app: app)
+        case "set-badge":
+            return .setBadge(try reader.int(value, "set-badge"), app: app)
+        case "expect-pending", "expect-delivered":
+            let identifiers = value.sequence?.isEmpty == true ? [] : try reader.strings(value, kind)
+            return kind == "expect-pending" ? .expectPending(identifiers, app: app) : .expectDelivered(identifiers, app: app)
         default:
             throw reader.fail(node, "unknown step \(kind)")
         }
@@ -164,6 +179,9 @@ extension ScenarioParser {
             case "app": expectation.app = try reader.string(value, name)
             case "message": expectation.messageContains = try reader.string(value, name)
             case "count": expectation.count = try reader.int(value, name)
+            case _ where DeviceEvent.Kind.jsonDetailKeys.contains(name):
+                guard case .object(let object) = try reader.json(value) else { throw reader.fail(value, "\(name) must be a mapping; it matches the keys it names") }
+                expectation.jsonDetails[name] = object
             default:
                 expectation.details[name] = value.sequence != nil ? try reader.strings(value, name).joined(separator: ",") : try reader.string(value, name)
             }

@@ -179,6 +179,22 @@ struct ScenarioSession {
             try await registration.link.setOnline(online, token: registration.token)
         case .receive(let count, let timeout):
             try await receive(count, timeout: timeout, line: step.line)
+        case .removeDelivered(let identifiers, let app):
+            try await device.removeDelivered(identifiers, app: app ?? defaultApp)
+        case .removeAllPending(let app):
+            try await device.removeAllPending(app: app ?? defaultApp)
+        case .setBadge(let count, let app):
+            try await device.setBadge(count, app: app ?? defaultApp)
+        case .expectPending(let expected, let app):
+            let actual = try await device.pending(app ?? defaultApp).map(\.request.identifier)
+            if Set(actual) != Set(expected) {
+                failures.append("line \(step.line): expected pending requests [\(expected.sorted().joined(separator: ", "))], getPendingNotificationRequests gives [\(actual.sorted().joined(separator: ", "))]")
+            }
+        case .expectDelivered(let expected, let app):
+            let actual = try await device.deliveredList(app ?? defaultApp).map(\.request.identifier)
+            if Set(actual) != Set(expected) {
+                failures.append("line \(step.line): expected delivered notifications [\(expected.sorted().joined(separator: ", "))], getDeliveredNotifications gives [\(actual.sorted().joined(separator: ", "))]")
+            }
         }
     }
 
@@ -215,7 +231,7 @@ struct ScenarioSession {
     /// action after an expectation starts that window afresh.
     mutating func openWindowIfNeeded(before step: Scenario.Step) async {
         switch step.action {
-        case .expect, .expectNot, .expectBadge:
+        case .expect, .expectNot, .expectBadge, .expectPending, .expectDelivered:
             expectationsClosedWindow = true
         default:
             if expectationsClosedWindow {
@@ -235,6 +251,10 @@ struct ScenarioSession {
             if let app = expectation.app, event.app != app { return false }
             if let target, event.notification != target { return false }
             if let text = expectation.messageContains, !event.message.contains(text) { return false }
+            for (key, expected) in expectation.jsonDetails {
+                guard let text = event.details[key], case .object(let actual)? = try? JSONParser().parse(text) else { return false }
+                guard expected.entries.allSatisfy({ actual[$0.key] == $0.value }) else { return false }
+            }
             for (key, expected) in expectation.details {
                 guard let actual = event.details[key] else { return false }
                 if expected.contains(",") || actual.contains(",") {
@@ -245,9 +265,12 @@ struct ScenarioSession {
             }
             return true
         }
-        let describe = "\(expectation.kind.rawValue)" + (target.map { " for \($0)" } ?? "")
-            + expectation.details.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-            + (expectation.messageContains.map { " message~\"\($0)\"" } ?? "")
+        var describe = "\(expectation.kind.rawValue)" + (target.map { " for \($0)" } ?? "")
+        describe += expectation.details.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+        for (key, value) in expectation.jsonDetails.sorted(by: { $0.key < $1.key }) {
+            describe += " \(key)⊇" + String(decoding: JSONValue.object(value).serialized, as: UTF8.self)
+        }
+        describe += expectation.messageContains.map { " message~\"\($0)\"" } ?? ""
         let since = windowLine == 0 ? "since the start" : "since line \(windowLine)"
         let seen = window.map { "    " + $0.description }.joined(separator: "\n")
         if negated {

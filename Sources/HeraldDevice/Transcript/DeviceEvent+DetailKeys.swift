@@ -37,9 +37,9 @@ extension DeviceEvent.Kind {
         case .appWoken: ["reason"]
         case .appNotWoken: ["reason"]
         case .appLaunched: ["state"]
-        case .willPresent: ["implemented", "options"]
-        case .didReceive: ["action", "state", "text", "implemented"]
-        case .didReceiveRemoteNotification: ["implemented", "state"]
+        case .willPresent: ["implemented", "options", "user-info"]
+        case .didReceive: ["action", "state", "text", "implemented", "user-info"]
+        case .didReceiveRemoteNotification: ["implemented", "state", "user-info"]
         case .actionRefused: ["action", "reason"]
         case .contentExtensionResponse: ["action", "answer", "implemented"]
         case .dismissed: ["sent", "by", "count"]
@@ -51,6 +51,9 @@ extension DeviceEvent.Kind {
         case .appCode: ["call", "error", "completion", "view", "implemented", "token", "intent", "result", "delegate"]
         }
     }
+
+    /// Detail keys whose value is a JSON object, matched as a subset by an expectation's mapping.
+    public static let jsonDetailKeys: Set<String> = ["user-info"]
 
     /// The keys an expectation of this kind may use, event details first.
     public var expectationKeys: [String] {
