@@ -38,6 +38,12 @@ struct RecipeServiceExtension: NotificationServiceExtension {
                 await SimulatedHeraldService(context: context, mediaKeyPaths: keyPaths, attachmentIdentifier: identifier).attachMedia(to: content)
             case .decrypt(let privateKey):
                 SimulatedHeraldService(context: context, privateKey: privateKey).openSealedAlert(in: content)
+            case .registerCategories(let categories):
+                await context.setNotificationCategories(categories)
+                context.log("setNotificationCategories: \(categories.map(\.identifier).joined(separator: ", "))")
+            case .suppress:
+                delivered = UNNotificationContent()
+                context.log("delivers empty content to suppress the notification")
             case .communication:
                 if let updated = await SimulatedHeraldService(context: context).communicationContent(for: content) { delivered = updated }
             }

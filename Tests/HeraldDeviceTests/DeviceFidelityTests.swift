@@ -470,3 +470,32 @@ extension DeviceFidelityTests {
         #expect(failing.failures.last?.contains(#"user-info⊇{"msgid":"2"}"#) == true, "\(failing.failures)")
     }
 }
+
+extension DeviceFidelityTests {
+    /// Filtering: empty content from the extension hides the notification only with Apple's
+    /// filtering entitlement; without it iOS shows the original.
+    @Test func anExtensionSuppressesOnlyWithTheFilteringEntitlement() async throws {
+        let report = try await Self.play("""
+        apps:
+          - bundle-id: com.example.filter
+            state: background
+            entitlements: {com.apple.developer.usernotifications.filtering: true}
+            service-extension: [suppress]
+          - bundle-id: com.example.plain
+            state: background
+            service-extension: [suppress]
+        steps:
+          - push: {"aps":{"alert":"Spam","badge":3,"mutable-content":1}}
+            app: com.example.filter
+          - expect: {event: extension-finished, suppressed: "true"}
+          - expect: {event: not-presented, reason: filtered}
+          - expect-not: {event: badge}
+          - expect-not: {event: presented}
+          - push: {"aps":{"alert":"Kept","mutable-content":1}}
+            app: com.example.plain
+          - expect: {event: extension-finished, suppressed: ignored}
+          - expect: {event: presented, body: Kept}
+        """)
+        Self.expectPasses(report)
+    }
+}

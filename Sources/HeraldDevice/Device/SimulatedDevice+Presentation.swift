@@ -99,7 +99,7 @@ extension SimulatedDevice {
         if !settings.sound, !criticalSound { options.remove(.sound) }
         if level == .passive { options.subtract([.banner, .sound]) }
         if content.sound == nil { options.remove(.sound) }
-        let hasText = !(content.title.isEmpty && content.subtitle.isEmpty && content.body.isEmpty)
+        let hasText = content.hasText
         if !hasText { options.subtract([.banner, .list]) }
         if content.badge == nil { options.remove(.badge) }
 

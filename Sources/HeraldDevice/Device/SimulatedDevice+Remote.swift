@@ -71,13 +71,18 @@ extension SimulatedDevice {
             }
             let handler = installed.serviceExtension ?? PassThroughServiceExtension()
             let mark = transcript.count
-            let (content, seconds) = await runServiceExtension(handler, request: request, payload: payload, app: installed.bundle)
+            let (content, seconds, suppressed) = await runServiceExtension(handler, request: request, payload: payload, app: installed.bundle)
             request.content = content
             shownAt = receivedAt.addingTimeInterval(seconds)
             // One clock for the whole device: what falls due while the extension works happens
             // meanwhile, and the transcript stays in time order.
             await advance(until: shownAt)
             sortTranscript(from: mark)
+            if suppressed {
+                record(.notPresented, app: id, notification: identifier, details: ["reason": "filtered"],
+                       "not shown: the service extension filtered it out (no banner, sound, badge or list entry)")
+                return identifier
+            }
         }
         request.content.attachments = validateAttachments(request.content.attachments, app: id, notification: identifier, at: shownAt)
         let delivered = DeliveredNotification(request: request, date: shownAt, source: .remote(apnsID: headers.apnsID), userInfo: payload.json)
@@ -122,7 +127,7 @@ extension SimulatedDevice {
     /// Runs the extension with its 30 s; returns the content to show and the virtual seconds used.
     private func runServiceExtension(
         _ handler: any NotificationServiceExtension, request: NotificationRequest, payload: Payload, app: AppBundle
-    ) async -> (NotificationContent, Double) {
+    ) async -> (NotificationContent, Double, suppressed: Bool) {
         let id = app.bundleIdentifier
         let started = now
         record(.extensionStarted, app: id, notification: request.identifier, details: ["extension": handler.name],
@@ -130,7 +135,8 @@ extension SimulatedDevice {
         let context = ServiceExtensionContext(
             request: request, payload: payload, app: app,
             temporaryDirectory: workDirectory.appendingPathComponent(UUID().uuidString.prefix(8).description),
-            budget: ServiceExtensionRunner.budget, fetcher: fetcher
+            budget: ServiceExtensionRunner.budget, fetcher: fetcher,
+            categoryRegistrar: { [weak self] categories in try? await self?.setCategories(categories, app: id) }
         )
         let outcome = await ServiceExtensionRunner(realTimeLimit: extensionRealTimeLimit).run(handler, context: context)
         for line in context.logLines {
@@ -140,17 +146,30 @@ extension SimulatedDevice {
         let budget = ServiceExtensionRunner.budget
         switch outcome {
         case .finished(let content, let seconds):
-            record(.extensionFinished, at: started.addingTimeInterval(seconds), app: id, notification: request.identifier,
-                   details: ["seconds": String(format: "%.2f", seconds)], "service extension called its content handler after \(seconds.formattedSeconds)")
-            return (content, seconds)
+            let message = "service extension called its content handler after \(seconds.formattedSeconds)"
+            var details = ["seconds": String(format: "%.2f", seconds)]
+            guard content.title.isEmpty, content.subtitle.isEmpty, content.body.isEmpty, request.content.hasText else {
+                record(.extensionFinished, at: started.addingTimeInterval(seconds), app: id, notification: request.identifier, details: details, message)
+                return (content, seconds, false)
+            }
+            // Content without alert text: a filter with Apple's entitlement hides the
+            // notification; without it iOS ignores the changes.
+            let entitled = app.hasEntitlement(Entitlement.notificationFiltering)
+                || app.serviceExtension?.entitlements[Entitlement.notificationFiltering]?.boolValue == true
+            details["suppressed"] = entitled ? "true" : "ignored"
+            record(.extensionFinished, at: started.addingTimeInterval(seconds), app: id, notification: request.identifier, details: details,
+                   message + (entitled
+                    ? " with empty content: the filtering entitlement lets it suppress the notification"
+                    : " with content that has no alert text; without the \(Entitlement.notificationFiltering) entitlement iOS ignores its changes and shows the original"))
+            return (entitled ? content : request.content, seconds, entitled)
         case .bestAttempt(let content):
             record(.extensionTimeWillExpire, at: started.addingTimeInterval(budget), app: id, notification: request.identifier,
                    details: ["result": "best-attempt"], "30 s used up: serviceExtensionTimeWillExpire delivered the best attempt")
-            return (content, budget)
+            return (content, budget, false)
         case .original:
             record(.extensionGaveNoAnswer, at: started.addingTimeInterval(budget), app: id, notification: request.identifier,
                    details: ["result": "original"], "the extension never called its content handler: the original content is shown")
-            return (request.content, budget)
+            return (request.content, budget, false)
         }
     }
 

@@ -28,4 +28,7 @@ public struct NotificationContent: Sendable, Equatable {
         self.subtitle = subtitle
         self.body = body
     }
+
+    /// Whether it has alert text (a title, subtitle or body) to show.
+    public var hasText: Bool { !(title.isEmpty && subtitle.isEmpty && body.isEmpty) }
 }

@@ -203,7 +203,7 @@ public struct ScenarioParser {
         return .willPresent(set)
     }
 
-    static let stepNames = ["rewrite-title", "set-category", "download-media", "decrypt", "communication", "wait", "never-answer"]
+    static let stepNames = ["rewrite-title", "set-category", "download-media", "decrypt", "communication", "wait", "register-categories", "suppress", "never-answer"]
 
     func serviceExtension(_ node: Node) throws(ScenarioError) -> ServiceExtensionRecipe {
         let elements: [Node] = node.sequence.map(Array.init) ?? [node]
@@ -260,6 +260,16 @@ public struct ScenarioParser {
             case "wait":
                 guard let argument else { throw reader.fail(element, "wait needs seconds, e.g. wait: 40") }
                 steps.append(.wait(seconds: try reader.seconds(argument, "wait")))
+            case "register-categories":
+                guard let argument, let sequence = argument.sequence else {
+                    throw reader.fail(element, "register-categories needs a list of categories ({id, actions, options})")
+                }
+                var categories: [NotificationCategory] = []
+                for node in sequence { categories.append(try category(node)) }
+                steps.append(.registerCategories(categories))
+            case "suppress":
+                if argument != nil { throw reader.fail(element, "suppress takes no argument: it delivers empty content") }
+                steps.append(.suppress)
             case "never-answer":
                 answers = false
             default:

@@ -16,6 +16,7 @@ public final class ServiceExtensionContext: Sendable {
     /// The virtual time the extension may use.
     public let budget: Double
     let fetcher: any MediaFetcher
+    let categoryRegistrar: @Sendable ([NotificationCategory]) async -> Void
 
     private struct State {
         var bestAttempt: NotificationContent
@@ -37,7 +38,11 @@ public final class ServiceExtensionContext: Sendable {
 
     private let state: Mutex<State>
 
-    init(request: NotificationRequest, payload: Payload, app: AppBundle, temporaryDirectory: URL, budget: Double, fetcher: any MediaFetcher) {
+    init(
+        request: NotificationRequest, payload: Payload, app: AppBundle, temporaryDirectory: URL, budget: Double, fetcher: any MediaFetcher,
+        categoryRegistrar: @escaping @Sendable ([NotificationCategory]) async -> Void = { _ in }
+    ) {
+        self.categoryRegistrar = categoryRegistrar
         self.request = request
         self.payload = payload
         self.app = app
@@ -112,6 +117,12 @@ public final class ServiceExtensionContext: Sendable {
             spend((ContinuousClock.now - started).inSeconds)
             throw error
         }
+    }
+
+    /// `setNotificationCategories` from the extension: replaces the app's categories, in time
+    /// for this notification to use them.
+    public func setNotificationCategories(_ categories: [NotificationCategory]) async {
+        await categoryRegistrar(categories)
     }
 
     /// Saves bytes in the temporary folder under `name` (its extension tells iOS the type).

@@ -18,6 +18,10 @@ public struct ServiceExtensionRecipe: Sendable, Equatable {
         case communication
         /// Works for this many virtual seconds.
         case wait(seconds: Double)
+        /// Calls `setNotificationCategories` with these (seed 000's extension registers its own).
+        case registerCategories([NotificationCategory])
+        /// Delivers empty content to suppress the notification (needs the filtering entitlement).
+        case suppress
 
         /// The name scenarios use.
         public var name: String {
@@ -28,6 +32,8 @@ public struct ServiceExtensionRecipe: Sendable, Equatable {
             case .decrypt: "decrypt"
             case .communication: "communication"
             case .wait: "wait"
+            case .registerCategories: "register-categories"
+            case .suppress: "suppress"
             }
         }
     }
