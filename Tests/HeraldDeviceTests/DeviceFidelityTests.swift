@@ -499,3 +499,92 @@ extension DeviceFidelityTests {
         Self.expectPasses(report)
     }
 }
+
+extension DeviceFidelityTests {
+    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scenarios")
+
+    /// The device's languages choose the `.lproj` for loc-keys, and can change mid-run.
+    @Test func preferredLanguagesChooseTheLocalization() async throws {
+        let report = try await Self.play("""
+        languages: [zh-Hans, en]
+        app: {folder: apps/QiShare, state: background}
+        steps:
+          - push: {"aps":{"alert":{"title-loc-key":"TITLELOCKEY","title-loc-args":["a","b"],"body":"b"}}}
+          - expect: {event: presented, title: 标题 a b}
+          - languages: [en]
+          - expect: {event: device-changed, languages: en}
+          - push: {"aps":{"alert":{"title-loc-key":"TITLELOCKEY","title-loc-args":["a","b"],"body":"b"}}}
+          - expect: {event: presented, title: Title with a and b}
+        """, folder: Self.scenarios)
+        Self.expectPasses(report)
+    }
+
+    /// A calendar trigger fires at its wall-clock time in the zone the device is in then.
+    @Test func aTimeZoneChangeMovesCalendarTriggers() async throws {
+        let report = try await Self.play("""
+        start: 2026-01-01T00:00:00Z
+        time-zone: Europe/London
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - local: {id: nine, title: Nine o'clock, at: {hour: 9}}
+          - expect: {event: local-scheduled, fires: "2026-01-01T09:00:00Z"}
+          - time-zone: America/New_York
+          - advance: 10h
+          - expect-not: {event: local-fired}
+          - advance: 4h
+          - expect: {event: local-fired, notification: nine}
+        """)
+        Self.expectPasses(report)
+        let fired = try #require(report.transcript.first { $0.kind == .localFired })
+        #expect(fired.time == ISO8601DateFormatter().date(from: "2026-01-01T14:00:00Z"), "09:00 in New York is 14:00 UTC")
+    }
+
+    /// Background pushes: a budget per hour, Low Power Mode, and the newest held one delivered
+    /// when the user opens the app; the alert of a push still shows.
+    @Test func backgroundPushesAreThrottledAndHeld() async throws {
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background}
+        steps:
+          - push: {"aps":{"content-available":1},"n":1}
+            push-type: background
+            priority: 5
+          - push: {"aps":{"content-available":1},"n":2}
+            push-type: background
+            priority: 5
+          - push: {"aps":{"content-available":1},"n":3}
+            push-type: background
+            priority: 5
+          - expect: {event: did-receive-remote-notification, count: 3}
+          - push: {"aps":{"content-available":1},"n":4}
+            push-type: background
+            priority: 5
+          - expect: {event: push-not-delivered, reason: background-budget, held: "true"}
+          - expect-not: {event: did-receive-remote-notification}
+          - advance: 1h
+          - low-power-mode: true
+          - push: {"aps":{"content-available":1},"n":5}
+            push-type: background
+            priority: 5
+          - expect: {event: push-not-delivered, reason: low-power-mode}
+          - state: foreground
+          - expect: {event: app-woken, held: "true"}
+          - expect: {event: did-receive-remote-notification, user-info: {n: 5}}
+        """)
+        Self.expectPasses(report)
+    }
+
+    /// Notification Center groups an app's notifications by thread.
+    @Test func notificationsGroupByThread() async throws {
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.chat, state: background}
+        steps:
+          - push: {"aps":{"alert":"a1","thread-id":"alice"}}
+          - push: {"aps":{"alert":"b1","thread-id":"bob"}}
+          - push: {"aps":{"alert":"a2","thread-id":"alice"}}
+          - expect: {event: presented, body: a2, thread: alice, group-size: "2"}
+          - expect: {event: presented, body: b1, thread: bob, group-size: "1"}
+        """)
+        Self.expectPasses(report)
+    }
+}

@@ -18,6 +18,8 @@ public struct ShownNotification: Sendable, Equatable {
     /// The text is hidden (previews set to when unlocked while locked, or never): the title and
     /// subtitle only as the category's options allow, the body replaced by the placeholder.
     public var previewsHidden = false
+    /// Notifications of its app and thread in Notification Center, itself included.
+    public var groupSize = 1
     /// The content extension's view is open (long press / expanded).
     public var expanded = false
     /// The interruption level in effect (after entitlement checks).
@@ -63,4 +65,9 @@ struct InstalledApp: Sendable {
     var pushKit: (any PushKitDelegate)?
     /// VoIP pushes in a row the app did not report to CallKit.
     var voipMisses = 0
+    /// When background pushes woke the app, for the hourly budget.
+    var backgroundWakes: [Date] = []
+    /// The newest background push iOS held back (budget or Low Power Mode), delivered when the
+    /// user next opens the app.
+    var heldBackgroundPush: (userInfo: JSONObject, notification: String)?
 }

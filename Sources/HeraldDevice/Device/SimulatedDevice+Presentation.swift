@@ -143,6 +143,10 @@ extension SimulatedDevice {
             contentExtension: contentExtension, onLockScreen: onLockScreen, interruptionLevel: level
         )
         item.previewsHidden = settings.previews == .never || (settings.previews == .whenUnlocked && onLockScreen)
+        if options.contains(.list) {
+            // Notification Center stacks an app's notifications by thread identifier.
+            item.groupSize = installed.center.delivered.filter { $0.request.content.threadIdentifier == content.threadIdentifier }.count
+        }
         shown.append(item)
         var details = ["options": options.description, "title": content.title, "subtitle": content.subtitle, "body": content.body,
                        "actions": item.actions.map(\.identifier).joined(separator: ","), "level": level.rawValue,
@@ -151,6 +155,7 @@ extension SimulatedDevice {
                        "notification-center": String(options.contains(.list))]
         if !content.categoryIdentifier.isEmpty { details["category"] = content.categoryIdentifier }
         if !content.threadIdentifier.isEmpty { details["thread"] = content.threadIdentifier }
+        if options.contains(.list) { details["group-size"] = String(item.groupSize) }
         if let communication = content.communication { details["sender"] = communication.senderName }
         let place = onLockScreen ? "on the lock screen" : options.contains(.banner) ? "as a banner"
             : settings.authorization == .provisional ? "quietly in Notification Center (provisional)" : "in the notification list"

@@ -94,6 +94,25 @@ extension SimulatedDevice {
     /// background if it is not running, unless the user force-quit it).
     private func wake(_ id: String, userInfo: JSONObject, notification: String) async {
         guard var installed = apps[id] else { return }
+        if installed.state != .foreground {
+            // Background pushes are low priority: Low Power Mode holds them, and past the hourly
+            // budget iOS throttles them; it keeps the newest for when the user opens the app.
+            let hourAgo = now.addingTimeInterval(-3600)
+            installed.backgroundWakes.removeAll { $0 <= hourAgo }
+            let reason: String? = lowPowerMode ? "low-power-mode"
+                : installed.backgroundWakes.count >= Self.backgroundPushesPerHour ? "background-budget" : nil
+            if let reason {
+                installed.heldBackgroundPush = (userInfo, notification)
+                apps[id] = installed
+                record(.pushNotDelivered, app: id, notification: notification, details: ["reason": reason, "held": "true"],
+                       (reason == "low-power-mode" ? "Low Power Mode is on: the background push does not wake the app"
+                        : "the app already had \(installed.backgroundWakes.count) background pushes this hour: iOS throttles this one")
+                        + "; iOS keeps the newest and delivers it when the user opens the app")
+                return
+            }
+            installed.backgroundWakes.append(now)
+            apps[id] = installed
+        }
         switch installed.state {
         case .foreground:
             break
@@ -109,6 +128,26 @@ extension SimulatedDevice {
             record(.appLaunched, app: id, notification: notification, details: ["state": "background"],
                    "app launched in the background for the push (about 30 s to work)")
         }
+        await callRemoteNotificationHandler(id, userInfo: userInfo, notification: notification)
+    }
+
+    /// Background pushes iOS lets wake an app per hour. Apple says only "don't try to send more
+    /// than two or three per hour"; three is Herald's assumption.
+    public static let backgroundPushesPerHour = 3
+
+    /// Delivers the background push iOS held back, now that the user opened the app.
+    func deliverHeldBackgroundPush(_ id: String) async {
+        guard var installed = apps[id], let held = installed.heldBackgroundPush else { return }
+        installed.heldBackgroundPush = nil
+        apps[id] = installed
+        record(.appWoken, app: id, notification: held.notification, details: ["reason": "opened", "held": "true"],
+               "the user opened the app: iOS delivers the newest background push it held")
+        await callRemoteNotificationHandler(id, userInfo: held.userInfo, notification: held.notification)
+    }
+
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`, recorded.
+    private func callRemoteNotificationHandler(_ id: String, userInfo: JSONObject, notification: String) async {
+        guard let installed = apps[id] else { return }
         guard let delegate = installed.delegate else {
             record(.didReceiveRemoteNotification, app: id, notification: notification, details: ["implemented": "false"],
                    "the app has no delegate for didReceiveRemoteNotification; the push is not handled")

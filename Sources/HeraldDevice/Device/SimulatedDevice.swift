@@ -19,11 +19,14 @@ public actor SimulatedDevice {
     /// What the user can see, oldest first.
     public internal(set) var shown: [ShownNotification] = []
     var apps: [String: InstalledApp] = [:]
-    let calendar: Calendar
+    var calendar: Calendar
     let fetcher: any MediaFetcher
     let workDirectory: URL
     let extensionRealTimeLimit: Duration
-    let languages: [String]
+    /// The user's preferred languages, most preferred first (they choose each app's `.lproj`).
+    public internal(set) var languages: [String]
+    /// Low Power Mode: background pushes do not wake apps.
+    public internal(set) var lowPowerMode = false
 
     /// - Parameters:
     ///   - now: the virtual clock's start.
@@ -129,19 +132,46 @@ public actor SimulatedDevice {
 
     /// Moves the app to the foreground, the background, or stops it. `forceQuit` means the user
     /// swiped it away (then background pushes do not launch it).
-    public func setState(_ state: AppRunState, app: String, forceQuit: Bool = false) throws(DeviceError) {
+    public func setState(_ state: AppRunState, app: String, forceQuit: Bool = false) async throws(DeviceError) {
         var installed = try installed(app)
+        let opened = state == .foreground && installed.state != .foreground
         installed.state = state
         installed.forceQuit = state == .notRunning && forceQuit
         if state != .notRunning { installed.forceQuit = false }
         // The user opening the app lets VoIP pushes launch it again.
         if state == .foreground { installed.voipMisses = 0 }
+        // Force-quitting discards what iOS held for the app.
+        if installed.forceQuit { installed.heldBackgroundPush = nil }
         apps[app] = installed
         record(.stateChanged, app: app, details: ["state": state.rawValue, "force-quit": String(installed.forceQuit)],
                "app is \(state.rawValue)" + (installed.forceQuit ? " (force-quit by the user)" : ""))
+        if opened { await deliverHeldBackgroundPush(app) }
     }
 
     public func state(_ app: String) throws(DeviceError) -> AppRunState { try installed(app).state }
+
+    /// Moves the device to another time zone (the user travels): calendar triggers fire at
+    /// their wall-clock time in the new zone, time intervals are unchanged.
+    public func setTimeZone(_ timeZone: TimeZone) {
+        calendar.timeZone = timeZone
+        for id in apps.keys {
+            apps[id]?.center.setTimeZone(timeZone)
+        }
+        record(.deviceChanged, app: nil, details: ["time-zone": timeZone.identifier], "time zone is now \(timeZone.identifier)")
+    }
+
+    /// Sets the preferred languages (Settings → Language & Region), most preferred first.
+    public func setLanguages(_ languages: [String]) {
+        self.languages = languages
+        record(.deviceChanged, app: nil, details: ["languages": languages.joined(separator: ",")],
+               "preferred languages: \(languages.joined(separator: ", "))")
+    }
+
+    /// Turns Low Power Mode on or off.
+    public func setLowPowerMode(_ on: Bool) {
+        lowPowerMode = on
+        record(.deviceChanged, app: nil, details: ["low-power-mode": String(on)], "Low Power Mode \(on ? "on: background pushes do not wake apps" : "off")")
+    }
 
     public func setLocked(_ locked: Bool) {
         self.locked = locked

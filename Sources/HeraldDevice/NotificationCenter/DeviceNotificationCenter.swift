@@ -36,6 +36,18 @@ public struct DeviceNotificationCenter: Sendable {
         self.calendar = calendar
     }
 
+    /// A new time zone: each pending calendar trigger's next date is found again from now, at
+    /// its wall-clock time in the new zone.
+    public mutating func setTimeZone(_ timeZone: TimeZone) {
+        calendar.timeZone = timeZone
+        for (identifier, entry) in pendingByID {
+            guard case .calendar(let components, _) = entry.request.trigger, components.timeZone == nil else { continue }
+            if let next = calendar.nextDate(after: now, matching: components, matchingPolicy: .nextTime) {
+                pendingByID[identifier]?.nextFireDate = next
+            }
+        }
+    }
+
     /// Pending requests, soonest first.
     public var pending: [Pending] {
         pendingByID.values.sorted { ($0.nextFireDate, $0.request.identifier) < ($1.nextFireDate, $1.request.identifier) }

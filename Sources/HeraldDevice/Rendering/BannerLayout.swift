@@ -34,7 +34,7 @@ struct BannerLayout {
             let options = item.category?.options ?? []
             title = options.contains(.hiddenPreviewsShowTitle) && !content.title.isEmpty ? Self.truncate(content.title, lines: 1).first : nil
             subtitle = options.contains(.hiddenPreviewsShowSubtitle) && !content.subtitle.isEmpty ? Self.truncate(content.subtitle, lines: 1).first : nil
-            let placeholder = item.category?.hiddenPreviewsBodyPlaceholder?.replacingOccurrences(of: "%u", with: "1") ?? "Notification"
+            let placeholder = item.category?.hiddenPreviewsBodyPlaceholder?.replacingOccurrences(of: "%u", with: String(item.groupSize)) ?? "Notification"
             body = [placeholder]
         } else {
             title = content.title.isEmpty || content.communication != nil ? nil : Self.truncate(content.title, lines: 1).first

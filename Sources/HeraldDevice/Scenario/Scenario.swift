@@ -9,6 +9,9 @@ public struct Scenario: Sendable {
     public var start: Date
     public var timeZone: TimeZone
     public var locked: Bool
+    /// The device's preferred languages, most preferred first.
+    public var languages: [String] = ["en"]
+    public var lowPowerMode = false
     /// Virtual seconds added to every download an extension makes.
     public var networkLatency: Double
     public var apps: [App]
@@ -66,6 +69,9 @@ public struct Scenario: Sendable {
         case register(sandbox: URL, environment: String, serverURL: URL?, app: String?)
         case online(Bool, app: String?)
         case receive(count: Int, timeout: Double)
+        case timeZone(TimeZone)
+        case languages([String])
+        case lowPowerMode(Bool)
         /// `removeDeliveredNotifications(withIdentifiers:)`; `nil` removes them all.
         case removeDelivered([String]?, app: String?)
         case removeAllPending(app: String?)

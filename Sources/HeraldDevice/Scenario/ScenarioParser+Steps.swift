@@ -6,7 +6,7 @@ extension ScenarioParser {
     static let stepKinds = [
         "push", "push-file", "local", "cancel", "advance", "state", "lock", "unlock", "settings", "expand", "tap", "dismiss",
         "render", "expect", "expect-not", "expect-badge", "register", "online", "offline", "receive",
-        "remove-delivered", "remove-all-delivered", "remove-all-pending", "set-badge", "expect-pending", "expect-delivered",
+        "time-zone", "languages", "low-power-mode", "remove-delivered", "remove-all-delivered", "remove-all-pending", "set-badge", "expect-pending", "expect-delivered",
     ]
     /// Keys that may sit beside a step's own key, per step; any other key is an error.
     static func stepModifiers(_ kind: String) -> [String] {
@@ -115,6 +115,12 @@ extension ScenarioParser {
             try reader.checkKeys(receiveMap, allowed: ["count", "timeout"], in: "receive")
             return .receive(count: try receiveMap["count"].map { node throws(ScenarioError) in try reader.int(node, "count") } ?? 1,
                             timeout: try receiveMap["timeout"].map { node throws(ScenarioError) in try reader.seconds(node, "timeout") } ?? 10)
+        case "time-zone":
+            return .timeZone(try timeZone(value))
+        case "languages":
+            return .languages(try reader.strings(value, "languages"))
+        case "low-power-mode":
+            return .lowPowerMode(try reader.bool(value, "low-power-mode"))
         case "remove-delivered":
             return .removeDelivered(try reader.strings(value, "remove-delivered"), app: app)
         case "remove-all-delivered":

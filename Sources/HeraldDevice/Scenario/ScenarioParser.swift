@@ -27,7 +27,7 @@ public struct ScenarioParser {
         return try ScenarioParser(file: url.path, baseDirectory: url.deletingLastPathComponent(), variables: variables).parse(text)
     }
 
-    static let topKeys = ["name", "start", "time-zone", "locked", "network-latency", "app", "apps", "steps"]
+    static let topKeys = ["name", "start", "time-zone", "languages", "low-power-mode", "locked", "network-latency", "app", "apps", "steps"]
 
     public func parse(_ text: String) throws(ScenarioError) -> Scenario {
         let text = try substitute(text)
@@ -48,12 +48,7 @@ public struct ScenarioParser {
             guard let date = ISO8601DateFormatter().date(from: text) else { throw reader.fail(node, "start must be an ISO 8601 time like 2026-01-01T09:00:00Z") }
             start = date
         }
-        var timeZone = TimeZone(identifier: "UTC")!
-        if let node = top["time-zone"] {
-            let name = try reader.string(node, "time-zone")
-            guard let zone = TimeZone(identifier: name) else { throw reader.fail(node, "unknown time zone \"\(name)\"; use an IANA name like Asia/Shanghai") }
-            timeZone = zone
-        }
+        let timeZone = try top["time-zone"].map(self.timeZone) ?? TimeZone(identifier: "UTC")!
         var apps: [Scenario.App] = []
         if let node = top["app"] { apps.append(try app(node)) }
         if let node = top["apps"] {
@@ -66,12 +61,21 @@ public struct ScenarioParser {
             guard let sequence = node.sequence else { throw reader.fail(node, "steps must be a list (lines starting with -)") }
             for element in sequence { steps.append(Scenario.Step(line: element.mark?.line ?? 0, action: try step(element))) }
         }
-        return Scenario(
+        var scenario = Scenario(
             name: try top["name"].map { node throws(ScenarioError) in try reader.string(node, "name") } ?? reader.file,
             start: start, timeZone: timeZone, locked: try top["locked"].map { node throws(ScenarioError) in try reader.bool(node, "locked") } ?? false,
             networkLatency: try top["network-latency"].map { node throws(ScenarioError) in try reader.seconds(node, "network-latency") } ?? 0,
             apps: apps, steps: steps
         )
+        if let node = top["languages"] { scenario.languages = try reader.strings(node, "languages") }
+        if let node = top["low-power-mode"] { scenario.lowPowerMode = try reader.bool(node, "low-power-mode") }
+        return scenario
+    }
+
+    func timeZone(_ node: Node) throws(ScenarioError) -> TimeZone {
+        let name = try reader.string(node, "time-zone")
+        guard let zone = TimeZone(identifier: name) else { throw reader.fail(node, "unknown time zone \"\(name)\"; use an IANA name like Asia/Shanghai") }
+        return zone
     }
 
     /// Replaces each `${NAME}`; an unknown name is an error that says which line needs it.

@@ -40,10 +40,11 @@ public struct ScenarioRunner: Sendable {
 
     public func run(_ scenario: Scenario) async -> ScenarioReport {
         var session = ScenarioSession(scenario: scenario, extensions: extensions, appCode: appCode, device: SimulatedDevice(
-            now: scenario.start, locked: scenario.locked, timeZone: scenario.timeZone,
+            now: scenario.start, locked: scenario.locked, timeZone: scenario.timeZone, languages: scenario.languages,
             fetcher: fetcher ?? HTTPMediaFetcher(simulatedLatency: scenario.networkLatency),
             extensionRealTimeLimit: extensionRealTimeLimit
         ))
+        if scenario.lowPowerMode { await session.device.setLowPowerMode(true) }
         await session.install()
         for step in scenario.steps where session.failures.allSatisfy({ !$0.hasPrefix("stopped") }) {
             await session.openWindowIfNeeded(before: step)
@@ -179,6 +180,12 @@ struct ScenarioSession {
             try await registration.link.setOnline(online, token: registration.token)
         case .receive(let count, let timeout):
             try await receive(count, timeout: timeout, line: step.line)
+        case .timeZone(let zone):
+            await device.setTimeZone(zone)
+        case .languages(let languages):
+            await device.setLanguages(languages)
+        case .lowPowerMode(let on):
+            await device.setLowPowerMode(on)
         case .removeDelivered(let identifiers, let app):
             try await device.removeDelivered(identifiers, app: app ?? defaultApp)
         case .removeAllPending(let app):

@@ -9,6 +9,7 @@ extension DeviceEvent.Kind {
         case .registered: ["token", "environment", "push-type"]
         case .stateChanged: ["state", "force-quit", "by"]
         case .lockChanged: ["locked"]
+        case .deviceChanged: ["time-zone", "languages", "low-power-mode"]
         case .received: ["bytes", "push-type", "apns-id", "collapse-id", "priority", "note"]
         case .rejectedByAPNs: ["status", "reason", "push-type"]
         case .localScheduled: ["fires", "repeats"]
@@ -30,11 +31,11 @@ extension DeviceEvent.Kind {
         case .plistProblem: ["severity", "extension", "key"]
         case .interruptionLevel: ["level", "requested"]
         case .presented: ["options", "title", "subtitle", "body", "actions", "level", "attachments", "lock-screen", "category", "thread", "sender",
-                          "previews", "notification-center"]
+                          "previews", "notification-center", "group-size"]
         case .notPresented: ["reason", "options"]
         case .badge: ["badge", "source"]
         case .sound: ["sound", "requested"]
-        case .appWoken: ["reason"]
+        case .appWoken: ["reason", "held"]
         case .appNotWoken: ["reason"]
         case .appLaunched: ["state"]
         case .willPresent: ["implemented", "options", "user-info"]
@@ -47,7 +48,7 @@ extension DeviceEvent.Kind {
         case .categoriesSet: ["categories", "warning"]
         case .pushKit: ["implemented", "reported-call", "state", "misses"]
         case .appTerminated: ["reason"]
-        case .pushNotDelivered: ["reason"]
+        case .pushNotDelivered: ["reason", "held"]
         case .appCode: ["call", "error", "completion", "view", "implemented", "token", "intent", "result", "delegate"]
         }
     }

@@ -10,6 +10,8 @@ public struct DeviceEvent: Sendable, Equatable, Codable, CustomStringConvertible
         case registered
         case stateChanged = "state-changed"
         case lockChanged = "lock-changed"
+        /// The device's time zone, languages or Low Power Mode changed.
+        case deviceChanged = "device-changed"
         case received
         /// APNs refused the push (the same rules as the sandbox); the device never sees it.
         case rejectedByAPNs = "rejected-by-apns"
