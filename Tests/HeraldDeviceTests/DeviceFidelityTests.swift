@@ -588,3 +588,34 @@ extension DeviceFidelityTests {
         Self.expectPasses(report)
     }
 }
+
+extension DeviceFidelityTests {
+    /// UNNotificationExtensionOverridesDefaultTitle and UNNotificationExtensionUserInteractionEnabled
+    /// change what the expanded notification does.
+    @Test func contentExtensionPlistKeysChangeBehaviour() async throws {
+        let report = try await Self.play("""
+        app:
+          bundle-id: com.example.maps
+          state: background
+          content-extensions:
+            Route: {categories: [route], size-ratio: 0.8, overrides-default-title: true, user-interaction-enabled: true, title: Your route}
+            Plain: {categories: [plain], size-ratio: 0.5}
+          categories: [{id: route, actions: [{id: go, title: Go}]}, {id: plain, actions: [{id: ok, title: OK}]}]
+        steps:
+          - push: {"aps":{"alert":{"title":"Trip","body":"Leave now"},"category":"route"}}
+          - expand: last
+          - expect: {event: content-extension, expanded: "true", title: Your route}
+          - render: last
+          - tap: last
+          - expect: {event: content-extension, reason: user-interaction}
+          - expect-not: {event: did-receive}
+          - push: {"aps":{"alert":{"title":"Other","body":"b"},"category":"plain"}}
+          - expand: last
+          - expect: {event: content-extension, expanded: "true", title: maps}
+          - tap: last
+          - expect: {event: did-receive, action: com.apple.UNNotificationDefaultActionIdentifier}
+        """)
+        Self.expectPasses(report)
+        #expect(report.renders.first?.contains("YOUR ROUTE") == true, "\(report.renders)")
+    }
+}

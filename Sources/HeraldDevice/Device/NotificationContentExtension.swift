@@ -15,10 +15,14 @@ public protocol NotificationContentExtension: Sendable {
     /// `didReceive(_:completionHandler:)` for an action tapped while the extension's view is
     /// shown; `nil` means the extension does not implement it (the action goes to the app).
     func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer?
+    /// The view controller's `title`, shown as the notification's title when the extension's
+    /// plist sets `UNNotificationExtensionOverridesDefaultTitle`.
+    func title(for notification: DeliveredNotification) async -> String?
 }
 
 extension NotificationContentExtension {
     public func didReceive(_ notification: DeliveredNotification) async {}
+    public func title(for notification: DeliveredNotification) async -> String? { nil }
 }
 
 /// A content extension with fixed answers per action identifier, for scenarios.
@@ -27,11 +31,16 @@ public struct ScriptedContentExtension: NotificationContentExtension {
     /// The answer for actions not in `answers`; `nil` with empty `answers` means the response
     /// method is not implemented.
     public var otherwise: ContentExtensionAnswer?
+    /// The view controller's title.
+    public var title: String?
 
-    public init(answers: [String: ContentExtensionAnswer] = [:], otherwise: ContentExtensionAnswer? = nil) {
+    public init(answers: [String: ContentExtensionAnswer] = [:], otherwise: ContentExtensionAnswer? = nil, title: String? = nil) {
         self.answers = answers
         self.otherwise = otherwise
+        self.title = title
     }
+
+    public func title(for notification: DeliveredNotification) async -> String? { title }
 
     public func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer? {
         answers[response.actionIdentifier] ?? otherwise

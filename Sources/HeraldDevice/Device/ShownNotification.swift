@@ -20,6 +20,9 @@ public struct ShownNotification: Sendable, Equatable {
     public var previewsHidden = false
     /// Notifications of its app and thread in Notification Center, itself included.
     public var groupSize = 1
+    /// The header of the expanded view: the app's name, or the content extension's view
+    /// controller title when its plist overrides the default title.
+    public var expandedTitle: String?
     /// The content extension's view is open (long press / expanded).
     public var expanded = false
     /// The interruption level in effect (after entitlement checks).

@@ -9,14 +9,21 @@ extension SimulatedDevice {
         shown[index].expanded = true
         let item = shown[index]
         if let contentExtension = item.contentExtension {
-            record(.contentExtension, app: item.app, notification: identifier,
-                   details: ["extension": contentExtension.extensionName, "expanded": "true",
-                             "default-content-hidden": String(contentExtension.defaultContentHidden)],
-                   "expanded: \(contentExtension.extensionName)'s view opens at height \(contentExtension.initialContentSizeRatio) × width"
-                    + (contentExtension.defaultContentHidden ? ", the default title and body hidden" : ", above the default title and body"))
-            if let handler = apps[item.app]?.contentExtensionHandlers[contentExtension.extensionName] {
-                await handler.didReceive(item.notification)
-            }
+            let handler = apps[item.app]?.contentExtensionHandlers[contentExtension.extensionName]
+            await handler?.didReceive(item.notification)
+            var details = ["extension": contentExtension.extensionName, "expanded": "true",
+                           "default-content-hidden": String(contentExtension.defaultContentHidden)]
+            var message = "expanded: \(contentExtension.extensionName)'s view opens at height \(contentExtension.initialContentSizeRatio) × width"
+                + (contentExtension.defaultContentHidden ? ", the default title and body hidden" : ", above the default title and body")
+            // The header shows the app's name, or the view controller's title when the plist says so.
+            let title = contentExtension.overridesDefaultTitle ? (await handler?.title(for: item.notification) ?? "") : item.appName
+            details["title"] = title
+            message += contentExtension.overridesDefaultTitle
+                ? "; the header shows the view controller's title \"\(title)\" (UNNotificationExtensionOverridesDefaultTitle)"
+                : "; the header shows the app's name"
+            if contentExtension.userInteractionEnabled { message += "; its view takes touches (UNNotificationExtensionUserInteractionEnabled)" }
+            if let index = shown.lastIndex(where: { $0.identifier == identifier }) { shown[index].expandedTitle = title }
+            record(.contentExtension, app: item.app, notification: identifier, details: details, message)
         } else {
             record(.contentExtension, app: item.app, notification: identifier, details: ["expanded": "true"],
                    "expanded with the system's interface (no content extension shows this category)")
@@ -52,6 +59,15 @@ extension SimulatedDevice {
                        "\(action) requires authentication: iOS asks to unlock the device first and does not perform it while locked")
                 return
             }
+        }
+        // With user interaction enabled, a tap on the expanded custom view is the view's own: the
+        // app opens only if the extension calls performNotificationDefaultAction().
+        if action == nil, item.expanded, let contentExtension = item.contentExtension, contentExtension.userInteractionEnabled {
+            record(.contentExtension, app: item.app, notification: identifier,
+                   details: ["extension": contentExtension.extensionName, "expanded": "true", "reason": "user-interaction"],
+                   "the tap goes to \(contentExtension.extensionName)'s view (UNNotificationExtensionUserInteractionEnabled); "
+                    + "the app opens only when the extension calls performNotificationDefaultAction()")
+            return
         }
         let actionIdentifier = action ?? NotificationAction.defaultActionIdentifier
         let response = NotificationResponse(notification: item.notification, actionIdentifier: actionIdentifier, userText: userText)

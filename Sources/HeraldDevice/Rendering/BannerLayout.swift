@@ -24,7 +24,7 @@ struct BannerLayout {
         if let communication = content.communication {
             header = "◉ \(communication.senderName)" + (communication.groupName.map { " — \($0)" } ?? "") + " · \(item.appName)"
         } else {
-            header = "▣ \(item.appName.uppercased())"
+            header = "▣ \((item.expanded ? item.expandedTitle ?? item.appName : item.appName).uppercased())"
         }
         if hidesDefault {
             title = nil

@@ -283,7 +283,7 @@ public struct ScenarioParser {
         return ServiceExtensionRecipe(steps: steps, answers: answers)
     }
 
-    static let contentExtensionKeys = ["categories", "size-ratio", "default-content-hidden", "overrides-default-title", "user-interaction-enabled", "answers", "otherwise"]
+    static let contentExtensionKeys = ["categories", "size-ratio", "default-content-hidden", "overrides-default-title", "user-interaction-enabled", "answers", "otherwise", "title"]
 
     /// A content extension's answers, and its declaration when the scenario gives its plist inline.
     func contentExtension(_ node: Node, name: String) throws(ScenarioError) -> (ScriptedContentExtension, AppExtensionBundle?) {
@@ -302,6 +302,7 @@ public struct ScenarioParser {
             guard let answer = ContentExtensionAnswer(rawValue: text) else { throw reader.fail(otherwise, "otherwise is do-not-dismiss, dismiss or dismiss-and-forward") }
             handler.otherwise = answer
         }
+        handler.title = try map["title"].map { node throws(ScenarioError) in try reader.string(node, "title") }
         guard let categories = map["categories"] else { return (handler, nil) }
         var attributes: [String: PropertyListValue] = [
             ContentExtensionConfiguration.categoryKey: .array(try reader.strings(categories, "categories").map(PropertyListValue.string)),

@@ -27,7 +27,7 @@ extension DeviceEvent.Kind {
         case .attachmentRejected: ["identifier", "file", "reason"]
         case .communication: ["sender"]
         case .categoryNotFound: ["category"]
-        case .contentExtension: ["extension", "ratio", "default-content-hidden", "expanded", "category", "reason"]
+        case .contentExtension: ["extension", "ratio", "default-content-hidden", "expanded", "category", "reason", "title"]
         case .plistProblem: ["severity", "extension", "key"]
         case .interruptionLevel: ["level", "requested"]
         case .presented: ["options", "title", "subtitle", "body", "actions", "level", "attachments", "lock-screen", "category", "thread", "sender",

@@ -49,6 +49,11 @@ final class ContentExtensionBridge: NotificationContentExtension, @unchecked Sen
         }
     }
 
+    func title(for notification: DeliveredNotification) async -> String? {
+        guard let controller = lock.withLock({ controllers.last { $0.identifier == notification.identifier }?.controller }) else { return nil }
+        return await MainActor.run { (controller.value as? UIViewController)?.title }
+    }
+
     func didReceive(_ response: NotificationResponse) async -> ContentExtensionAnswer? {
         guard let runtime = app.value else { return nil }
         var existing = lock.withLock { controllers.last { $0.identifier == response.notification.identifier }?.controller }

@@ -7,6 +7,9 @@ open class UIViewController: UIResponder {
     private var loadedView: UIView?
     /// The size the extension asks for.
     public var preferredContentSize = CGSize.zero
+    /// The controller's title: a content extension's notification title when its plist sets
+    /// `UNNotificationExtensionOverridesDefaultTitle`.
+    open var title: String?
 
     /// Interface files are not read here; the view is made by ``loadView()``.
     public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {
