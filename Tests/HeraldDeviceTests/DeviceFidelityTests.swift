@@ -619,3 +619,27 @@ extension DeviceFidelityTests {
         #expect(report.renders.first?.contains("YOUR ROUTE") == true, "\(report.renders)")
     }
 }
+
+extension DeviceFidelityTests {
+    /// The user opens the app while its extension works: the notification is presented as to
+    /// a foreground app (willPresent), because that is the app's state when it is shown.
+    @Test func anAppStateChangeWhileTheExtensionRuns() async throws {
+        let report = try await Self.play("""
+        app:
+          bundle-id: com.example.app
+          state: background
+          delegate: {will-present: [list]}
+          service-extension: [{wait: 10}]
+        steps:
+          - later: {after: 4, state: foreground}
+          - push: {"aps":{"alert":"Hi","mutable-content":1}}
+          - expect: {event: state-changed, state: foreground}
+          - expect: {event: will-present, options: list}
+          - expect: {event: presented, options: list}
+        """)
+        Self.expectPasses(report)
+        let changed = try #require(report.transcript.firstIndex { $0.kind == .stateChanged })
+        let finished = try #require(report.transcript.firstIndex { $0.kind == .extensionFinished })
+        #expect(changed < finished)
+    }
+}

@@ -85,7 +85,17 @@ extension SimulatedDevice {
     /// Moves the clock to `end` (never back), firing what is due on the way.
     func advance(until end: Date) async {
         guard end > now else { return }
-        while let next = apps.values.compactMap({ $0.center.pending.first?.nextFireDate }).min(), next <= end {
+        while true {
+            let nextFire = apps.values.compactMap({ $0.center.pending.first?.nextFireDate }).min()
+            // A change the user makes at a set time (while an extension works, say) comes first
+            // when it is due no later than the next local notification.
+            if let change = scheduledChanges.first, change.at <= end, nextFire.map({ change.at <= $0 }) ?? true {
+                scheduledChanges.removeFirst()
+                await moveCenters(to: change.at)
+                await apply(change.change)
+                continue
+            }
+            guard let next = nextFire, next <= end else { break }
             var fired: [(app: String, delivered: DeviceNotificationCenter.Delivered)] = []
             for id in apps.keys.sorted() {
                 guard var installed = apps[id] else { continue }
@@ -103,11 +113,30 @@ extension SimulatedDevice {
                 await present(delivered, app: item.app, at: item.delivered.date)
             }
         }
+        await moveCenters(to: end)
+    }
+
+    /// Moves the clock and every app's center to `date` (nothing is due before it).
+    private func moveCenters(to date: Date) async {
         for id in apps.keys.sorted() {
             guard var installed = apps[id] else { continue }
-            installed.center.advance(by: end.timeIntervalSince(installed.center.now))
+            installed.center.advance(by: date.timeIntervalSince(installed.center.now))
             apps[id] = installed
         }
-        now = end
+        now = max(now, date)
+    }
+
+    /// Makes `change` happen `seconds` from now on the device's clock: while a later step's
+    /// extension works, for example.
+    public func schedule(_ change: ScheduledChange, after seconds: TimeInterval) {
+        scheduledChanges.append((now.addingTimeInterval(max(0, seconds)), change))
+        scheduledChanges.sort { $0.at < $1.at }
+    }
+
+    private func apply(_ change: ScheduledChange) async {
+        switch change {
+        case .state(let state, let app): try? await setState(state, app: app)
+        case .lock(let locked): setLocked(locked)
+        }
     }
 }

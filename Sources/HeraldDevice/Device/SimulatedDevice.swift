@@ -27,6 +27,8 @@ public actor SimulatedDevice {
     public internal(set) var languages: [String]
     /// Low Power Mode: background pushes do not wake apps.
     public internal(set) var lowPowerMode = false
+    /// Changes due at set times, soonest first.
+    var scheduledChanges: [(at: Date, change: ScheduledChange)] = []
 
     /// - Parameters:
     ///   - now: the virtual clock's start.

@@ -69,6 +69,10 @@ public struct Scenario: Sendable {
         case register(sandbox: URL, environment: String, serverURL: URL?, app: String?)
         case online(Bool, app: String?)
         case receive(count: Int, timeout: Double)
+        /// An app state change at a later time on the device's clock (the first app by default).
+        case laterState(AppRunState, app: String?, after: Double)
+        /// A lock change at a later time on the device's clock.
+        case laterLock(Bool, after: Double)
         case timeZone(TimeZone)
         case languages([String])
         case lowPowerMode(Bool)

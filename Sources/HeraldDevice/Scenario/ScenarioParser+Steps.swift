@@ -6,13 +6,14 @@ extension ScenarioParser {
     static let stepKinds = [
         "push", "push-file", "local", "cancel", "advance", "state", "lock", "unlock", "settings", "expand", "tap", "dismiss",
         "render", "expect", "expect-not", "expect-badge", "register", "online", "offline", "receive",
-        "time-zone", "languages", "low-power-mode", "remove-delivered", "remove-all-delivered", "remove-all-pending", "set-badge", "expect-pending", "expect-delivered",
+        "later", "time-zone", "languages", "low-power-mode", "remove-delivered", "remove-all-delivered", "remove-all-pending", "set-badge", "expect-pending", "expect-delivered",
     ]
     /// Keys that may sit beside a step's own key, per step; any other key is an error.
     static func stepModifiers(_ kind: String) -> [String] {
         switch kind {
         case "push", "push-file": ["app", "apns-id", "collapse-id", "push-type", "priority"]
         case "state": ["app", "force-quit"]
+        case "later": ["app"]
         case "local", "cancel", "settings", "expect-badge", "register", "online", "offline", "remove-delivered", "remove-all-delivered",
              "remove-all-pending", "set-badge", "expect-pending", "expect-delivered": ["app"]
         default: []
@@ -115,6 +116,17 @@ extension ScenarioParser {
             try reader.checkKeys(receiveMap, allowed: ["count", "timeout"], in: "receive")
             return .receive(count: try receiveMap["count"].map { node throws(ScenarioError) in try reader.int(node, "count") } ?? 1,
                             timeout: try receiveMap["timeout"].map { node throws(ScenarioError) in try reader.seconds(node, "timeout") } ?? 10)
+        case "later":
+            let laterMap = try reader.mapping(value, "later")
+            try reader.checkKeys(laterMap, allowed: ["after", "state", "lock", "app"], in: "later")
+            guard let after = laterMap["after"] else { throw reader.fail(value, "later needs after: (seconds from now, e.g. 5 or 5s)") }
+            let seconds = try reader.seconds(after, "after")
+            let target = try laterMap["app"].map { node throws(ScenarioError) in try reader.string(node, "app") } ?? app
+            switch (laterMap["state"], laterMap["lock"]) {
+            case (let state?, nil): return .laterState(try appState(state), app: target, after: seconds)
+            case (nil, let lock?): return .laterLock(try reader.bool(lock, "lock"), after: seconds)
+            default: throw reader.fail(value, "later takes one change: state: (foreground, background, not-running) or lock: (true, false)")
+            }
         case "time-zone":
             return .timeZone(try timeZone(value))
         case "languages":

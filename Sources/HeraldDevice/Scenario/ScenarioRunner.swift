@@ -180,6 +180,10 @@ struct ScenarioSession {
             try await registration.link.setOnline(online, token: registration.token)
         case .receive(let count, let timeout):
             try await receive(count, timeout: timeout, line: step.line)
+        case .laterState(let state, let app, let seconds):
+            await device.schedule(.state(state, app: app ?? defaultApp), after: seconds)
+        case .laterLock(let locked, let seconds):
+            await device.schedule(.lock(locked), after: seconds)
         case .timeZone(let zone):
             await device.setTimeZone(zone)
         case .languages(let languages):
