@@ -11,6 +11,10 @@ struct BannerLayout {
     static let expandedBodyLines = 12
 
     var header: String
+    /// The texts shown, before wrapping (the SVG wraps them by measured width).
+    var titleText: String?
+    var subtitleText: String?
+    var bodyText: String?
     var title: String?
     var subtitle: String?
     var body: [String]
@@ -27,20 +31,22 @@ struct BannerLayout {
             header = "▣ \((item.expanded ? item.expandedTitle ?? item.appName : item.appName).uppercased())"
         }
         if hidesDefault {
-            title = nil
-            subtitle = nil
-            body = []
+            titleText = nil
+            subtitleText = nil
+            bodyText = nil
         } else if item.previewsHidden {
             let options = item.category?.options ?? []
-            title = options.contains(.hiddenPreviewsShowTitle) && !content.title.isEmpty ? Self.truncate(content.title, lines: 1).first : nil
-            subtitle = options.contains(.hiddenPreviewsShowSubtitle) && !content.subtitle.isEmpty ? Self.truncate(content.subtitle, lines: 1).first : nil
-            let placeholder = item.category?.hiddenPreviewsBodyPlaceholder?.replacingOccurrences(of: "%u", with: String(item.groupSize)) ?? "Notification"
-            body = [placeholder]
+            titleText = options.contains(.hiddenPreviewsShowTitle) && !content.title.isEmpty ? content.title : nil
+            subtitleText = options.contains(.hiddenPreviewsShowSubtitle) && !content.subtitle.isEmpty ? content.subtitle : nil
+            bodyText = item.category?.hiddenPreviewsBodyPlaceholder?.replacingOccurrences(of: "%u", with: String(item.groupSize)) ?? "Notification"
         } else {
-            title = content.title.isEmpty || content.communication != nil ? nil : Self.truncate(content.title, lines: 1).first
-            subtitle = content.subtitle.isEmpty ? nil : Self.truncate(content.subtitle, lines: 1).first
-            body = content.body.isEmpty ? [] : Self.truncate(content.body, lines: item.expanded ? Self.expandedBodyLines : Self.collapsedBodyLines)
+            titleText = content.title.isEmpty || content.communication != nil ? nil : content.title
+            subtitleText = content.subtitle.isEmpty ? nil : content.subtitle
+            bodyText = content.body.isEmpty ? nil : content.body
         }
+        title = titleText.flatMap { Self.truncate($0, lines: 1).first }
+        subtitle = subtitleText.flatMap { Self.truncate($0, lines: 1).first }
+        body = bodyText.map { Self.truncate($0, lines: item.expanded ? Self.expandedBodyLines : Self.collapsedBodyLines) } ?? []
         attachment = item.previewsHidden ? nil : content.attachments.first.map { "[\($0.kind?.rawValue ?? "file"): \($0.fileURL.lastPathComponent)]" }
         actions = item.expanded ? item.actions.map { ($0.title, $0.options.contains(.destructive), $0.textInput != nil) } : []
         if item.expanded, let contentExtension = item.contentExtension {

@@ -62,7 +62,7 @@ public struct Scenario: Sendable {
         case expand(NotificationReference)
         case tap(NotificationReference, action: String?, text: String?)
         case dismiss(NotificationReference)
-        case render(NotificationReference, svgPath: String?)
+        case render(NotificationReference, svgPath: String?, pngPath: String?)
         case expect(Expectation)
         case expectNot(Expectation)
         case expectBadge(Int, app: String?)

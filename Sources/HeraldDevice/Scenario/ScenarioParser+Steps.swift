@@ -88,11 +88,14 @@ extension ScenarioParser {
                         action: try tapMap["action"].map { node throws(ScenarioError) in try reader.string(node, "action") },
                         text: try tapMap["text"].map { node throws(ScenarioError) in try reader.string(node, "text") })
         case "render":
-            if value.scalar != nil { return .render(try reader.string(value, "render"), svgPath: nil) }
+            if value.scalar != nil { return .render(try reader.string(value, "render"), svgPath: nil, pngPath: nil) }
             let renderMap = try reader.mapping(value, "render")
-            try reader.checkKeys(renderMap, allowed: ["notification", "svg"], in: "render")
+            try reader.checkKeys(renderMap, allowed: ["notification", "svg", "png"], in: "render")
+            func path(_ key: String) throws(ScenarioError) -> String? {
+                try renderMap[key].map { node throws(ScenarioError) in baseDirectory.appendingPathComponent(try reader.string(node, key)).path }
+            }
             return .render(try renderMap["notification"].map { node throws(ScenarioError) in try reader.string(node, "notification") } ?? "last",
-                           svgPath: try renderMap["svg"].map { node throws(ScenarioError) in baseDirectory.appendingPathComponent(try reader.string(node, "svg")).path })
+                           svgPath: try path("svg"), pngPath: try path("png"))
         case "expect", "expect-not":
             let expectation = try expectation(value)
             return kind == "expect" ? .expect(expectation) : .expectNot(expectation)

@@ -158,14 +158,16 @@ struct ScenarioSession {
             try await device.tap(try resolve(reference), action: action, text: text)
         case .dismiss(let reference):
             try await device.dismiss(try resolve(reference))
-        case .render(let reference, let svgPath):
+        case .render(let reference, let svgPath, let pngPath):
             let identifier = try resolve(reference)
             guard let item = await device.shownNotification(identifier) else {
                 failures.append("line \(step.line): render: notification \(identifier) is not shown")
                 return
             }
             renders.append(BannerRenderer.text(item))
-            if let svgPath { try BannerRenderer.svg(item).write(toFile: svgPath, atomically: true, encoding: .utf8) }
+            let picture = BannerRenderer.svg(item, app: try? await device.bundle(item.app))
+            if let svgPath { try picture.write(toFile: svgPath, atomically: true, encoding: .utf8) }
+            if let pngPath { try PNGRasterizer.write(svg: picture, to: pngPath) }
         case .expect(let expectation):
             await check(expectation, negated: false, line: step.line)
         case .expectNot(let expectation):

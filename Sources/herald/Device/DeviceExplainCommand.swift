@@ -40,6 +40,9 @@ struct DeviceExplainCommand: AsyncParsableCommand {
     @Option(help: "Also draw the banner as SVG into this file.")
     var svg: String?
 
+    @Option(help: "Also draw the banner as PNG into this file (needs rsvg-convert, from Debian's librsvg2-bin).")
+    var png: String?
+
     func run() async throws {
         let bytes = try readInput(payload, command: "device explain")
         let decoded: Payload
@@ -94,9 +97,18 @@ struct DeviceExplainCommand: AsyncParsableCommand {
         if let shown = explanation.shown {
             print("What the user sees:")
             print(BannerRenderer.text(shown))
+            let picture = BannerRenderer.svg(shown, app: bundle)
             if let path = svg {
-                try BannerRenderer.svg(shown).write(toFile: path, atomically: true, encoding: .utf8)
+                try picture.write(toFile: path, atomically: true, encoding: .utf8)
                 print("SVG written to \(path)")
+            }
+            if let path = png {
+                do {
+                    try PNGRasterizer.write(svg: picture, to: path)
+                } catch {
+                    throw CommandError("\(error)").exit(command: "device explain")
+                }
+                print("PNG written to \(path)")
             }
         } else {
             print("Nothing is shown.")
