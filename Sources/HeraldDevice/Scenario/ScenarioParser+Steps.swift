@@ -36,7 +36,7 @@ extension ScenarioParser {
             let payload: Payload
             if kind == "push-file" {
                 let path = try reader.string(value, "push-file")
-                let url = baseDirectory.appendingPathComponent(path)
+                let url = resolve(path)
                 guard let data = FileManager.default.contents(atPath: url.path) else { throw reader.fail(value, "cannot read the payload file \(url.path)") }
                 do {
                     payload = try Payload(decoding: Array(data))
@@ -92,7 +92,7 @@ extension ScenarioParser {
             let renderMap = try reader.mapping(value, "render")
             try reader.checkKeys(renderMap, allowed: ["notification", "svg", "png"], in: "render")
             func path(_ key: String) throws(ScenarioError) -> String? {
-                try renderMap[key].map { node throws(ScenarioError) in baseDirectory.appendingPathComponent(try reader.string(node, key)).path }
+                try renderMap[key].map { node throws(ScenarioError) in resolve(try reader.string(node, key)).path }
             }
             return .render(try renderMap["notification"].map { node throws(ScenarioError) in try reader.string(node, "notification") } ?? "last",
                            svgPath: try path("svg"), pngPath: try path("png"))
@@ -233,7 +233,7 @@ extension ScenarioParser {
                 let attachment = try reader.mapping(element, "an attachment")
                 try reader.checkKeys(attachment, allowed: ["id", "file"], in: "an attachment")
                 guard let file = attachment["file"] else { throw reader.fail(element, "an attachment needs file:") }
-                let url = baseDirectory.appendingPathComponent(try reader.string(file, "file"))
+                let url = resolve(try reader.string(file, "file"))
                 // Checked when the step adds the request, as iOS does: a bad file is an error
                 // the app gets from add(_:), not a broken scenario.
                 content.attachments.append(NotificationAttachment(

@@ -78,6 +78,11 @@ public struct ScenarioParser {
         return zone
     }
 
+    /// A path from the scenario: absolute as written, else relative to the scenario's folder.
+    func resolve(_ path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+    }
+
     /// Replaces each `${NAME}`; an unknown name is an error that says which line needs it.
     func substitute(_ text: String) throws(ScenarioError) -> String {
         var result = ""
@@ -108,7 +113,7 @@ public struct ScenarioParser {
         try reader.checkKeys(map, allowed: Self.appKeys, in: "an app")
         var bundle: AppBundle
         if let folder = map["folder"] {
-            let url = baseDirectory.appendingPathComponent(try reader.string(folder, "folder"))
+            let url = resolve(try reader.string(folder, "folder"))
             do {
                 bundle = try AppBundle.load(from: url)
             } catch {
