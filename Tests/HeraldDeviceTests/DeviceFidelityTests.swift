@@ -303,6 +303,8 @@ extension DeviceFidelityTests {
         var web = plist
         web["NSAppTransportSecurity"] = .dictionary(["NSAllowsArbitraryLoads": .bool(true), "NSAllowsArbitraryLoadsInWebContent": .bool(true)])
         #expect(AppTransportSecurity(infoPlist: web).refusal(of: URL(string: "http://other.net/a")!) != nil)
+        web["NSAppTransportSecurity"] = .dictionary(["NSAllowsArbitraryLoads": .bool(true), "NSAllowsLocalNetworking": .bool(true)])
+        #expect(AppTransportSecurity(infoPlist: web).refusal(of: URL(string: "http://other.net/a")!) != nil)
     }
 
     /// Item 12: a download that outlasts the fetcher's timeout says so in words.
@@ -310,7 +312,7 @@ extension DeviceFidelityTests {
         let media = try await MediaServer.start()
         defer { Task { await media.stop() } }
         do {
-            _ = try await HTTPMediaFetcher(timeout: 0.5).fetch(URL(string: "\(media.baseURL)/slow/3/photo")!)
+            _ = try await HTTPMediaFetcher(timeout: 0.5).fetch(URL(string: "\(media.baseURL)/slow/20/photo")!)
             Issue.record("the slow download finished")
         } catch {
             #expect("\(error)".contains("timed out after 0.50 s"), "\(error)")
@@ -641,5 +643,75 @@ extension DeviceFidelityTests {
         let changed = try #require(report.transcript.firstIndex { $0.kind == .stateChanged })
         let finished = try #require(report.transcript.firstIndex { $0.kind == .extensionFinished })
         #expect(changed < finished)
+    }
+}
+
+extension DeviceFidelityTests {
+    /// What a hostile review found: each of these passed (or misbehaved) before.
+    @Test func reviewFindingsStayFixed() async throws {
+        let report = try await Self.play("""
+        app: {bundle-id: com.example.app, state: foreground, delegate: {will-present: [banner, list]}}
+        steps:
+          # count: is the number of matches; the event's own number is "removed".
+          - local: {id: a, title: A, after: 60}
+          - local: {id: b, title: B, after: 60}
+          - remove-all-pending: true
+          - expect: {event: local-removed, removed: "2", count: 1}
+          - expect: {event: presented, count: 0}
+          # A notification that is not shown is not delivered either.
+          - state: background
+          - local: {id: d, title: D, after: 5}
+          - settings: {authorization: denied}
+          - advance: 6
+          - expect: {event: not-presented, notification: d}
+          - expect-delivered: []
+          - settings: {authorization: granted}
+          # Locking sends the foreground app to the background; opening it unlocks the device.
+          - state: foreground
+          - lock: true
+          - expect: {event: state-changed, state: background, by: lock}
+          - push: {"aps":{"alert":"while locked"}}
+          - expect-not: {event: will-present}
+          - expect: {event: presented, lock-screen: "true"}
+          - state: foreground
+          - expect: {event: lock-changed, locked: "false"}
+          # later after 0 happens at once.
+          - later: {after: 0, lock: true}
+          - expect: {event: lock-changed, locked: "true"}
+          - unlock: true
+          # February 30th never comes.
+          - local: {id: never, title: Never, at: {month: 2, day: 30, hour: 10}}
+          - expect: {event: local-rejected, notification: never}
+          # Other push types are not notifications.
+          - push: {"aps":{"alert":"x"}}
+            push-type: liveactivity
+          - expect: {event: not-presented, reason: push-type, message: Live Activity}
+          - expect-not: {event: presented}
+        """)
+        Self.expectPasses(report)
+        // `notification: last` before any notification is a failure, not "any notification".
+        let early = try await Self.play("""
+        app: {bundle-id: com.example.app}
+        steps:
+          - expect: {event: installed, notification: last}
+        """)
+        #expect(early.failures.first?.contains("refers to no notification yet") == true, "\(early.failures)")
+        // Actions compare in order.
+        let order = try await Self.play("""
+        app: {bundle-id: com.example.app, state: background, categories: [{id: c, actions: [{id: A}, {id: B}]}]}
+        steps:
+          - push: {"aps":{"alert":"x","category":"c"}}
+          - expect: {event: presented, actions: [B, A]}
+        """)
+        #expect(order.failures.count == 1)
+    }
+
+    /// A refused connection fails at once, as on iOS, not after the 30 s.
+    @Test func aRefusedConnectionFailsAtOnce() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: MediaFetchError.self) {
+            try await HTTPMediaFetcher(timeout: 30).fetch(URL(string: "http://127.0.0.1:9/photo")!)
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }

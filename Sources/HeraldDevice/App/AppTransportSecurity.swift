@@ -6,7 +6,8 @@ import Foundation
 /// Plain `http://` to a public host name is blocked unless the plist allows it:
 /// `NSExceptionDomains` → the host (or a parent domain with `NSIncludesSubdomains`) →
 /// `NSExceptionAllowsInsecureHTTPLoads`, or `NSAllowsArbitraryLoads` for hosts no exception
-/// names (ignored when `NSAllowsArbitraryLoadsInWebContent` is present). Since iOS 10 ATS does not
+/// names (ignored when `NSAllowsArbitraryLoadsInWebContent`, `NSAllowsArbitraryLoadsForMedia` or
+/// `NSAllowsLocalNetworking` is present). Since iOS 10 ATS does not
 /// cover IP addresses, unqualified host names and `.local` names.
 public struct AppTransportSecurity: Sendable, Equatable {
     var allowsArbitraryLoads = false
@@ -21,7 +22,9 @@ public struct AppTransportSecurity: Sendable, Equatable {
     /// The policy of an Info.plist (no dictionary: ATS's defaults).
     public init(infoPlist: [String: PropertyListValue]?) {
         guard let ats = infoPlist?["NSAppTransportSecurity"]?.dictionaryValue else { return }
-        allowsArbitraryLoads = ats["NSAllowsArbitraryLoads"]?.boolValue == true && ats["NSAllowsArbitraryLoadsInWebContent"] == nil
+        // Since iOS 10 the presence of any of the finer keys makes iOS ignore NSAllowsArbitraryLoads.
+        let finer = ["NSAllowsArbitraryLoadsInWebContent", "NSAllowsArbitraryLoadsForMedia", "NSAllowsLocalNetworking"]
+        allowsArbitraryLoads = ats["NSAllowsArbitraryLoads"]?.boolValue == true && !finer.contains { ats[$0] != nil }
         for (domain, value) in ats["NSExceptionDomains"]?.dictionaryValue ?? [:] {
             exceptions[domain.lowercased()] = (value["NSExceptionAllowsInsecureHTTPLoads"]?.boolValue == true, value["NSIncludesSubdomains"]?.boolValue == true)
         }

@@ -60,7 +60,7 @@ extension SimulatedDevice {
         let count = installed.center.pending.count
         installed.center.removeAllPending()
         apps[app] = installed
-        record(.localRemoved, app: app, details: ["count": String(count)], "all \(count) pending requests removed")
+        record(.localRemoved, app: app, details: ["removed": String(count)], "all \(count) pending requests removed")
     }
 
     /// Removes notifications from the notification list and the screen
@@ -71,7 +71,7 @@ extension SimulatedDevice {
         installed.center.removeDelivered(identifiers: Array(removing))
         apps[app] = installed
         shown.removeAll { $0.app == app && removing.contains($0.identifier) }
-        record(.dismissed, app: app, details: ["sent": "false", "by": "app", "count": String(removing.count)],
+        record(.dismissed, app: app, details: ["sent": "false", "by": "app", "removed": String(removing.count)],
                "the app removed \(removing.count) delivered notification\(removing.count == 1 ? "" : "s")")
     }
 
@@ -128,8 +128,12 @@ extension SimulatedDevice {
 
     /// Makes `change` happen `seconds` from now on the device's clock: while a later step's
     /// extension works, for example.
-    public func schedule(_ change: ScheduledChange, after seconds: TimeInterval) {
-        scheduledChanges.append((now.addingTimeInterval(max(0, seconds)), change))
+    /// A change due now happens at once; one for an app that is not installed is refused.
+    public func schedule(_ change: ScheduledChange, after seconds: TimeInterval) async throws(DeviceError) {
+        if case .state(_, let app) = change { _ = try installed(app) }
+        guard seconds.isFinite, seconds >= 0 else { throw .invalid("a change is scheduled from 0 seconds on; \(seconds) is not") }
+        guard seconds > 0 else { return await apply(change) }
+        scheduledChanges.append((now.addingTimeInterval(seconds), change))
         scheduledChanges.sort { $0.at < $1.at }
     }
 

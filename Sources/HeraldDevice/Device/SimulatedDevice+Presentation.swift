@@ -12,12 +12,21 @@ extension SimulatedDevice {
         func note(_ kind: DeviceEvent.Kind, _ details: [String: String] = [:], _ message: String) {
             record(kind, at: time, app: id, notification: identifier, details: details, message)
         }
+        /// A notification that is not shown is not in Notification Center either (a fired local
+        /// request was put in the delivered list when it fired).
+        func notShown(_ details: [String: String], _ message: String) {
+            if var current = apps[id], current.center.delivered.contains(where: { $0.request.identifier == identifier }) {
+                current.center.removeDelivered(identifiers: [identifier])
+                apps[id] = current
+            }
+            note(.notPresented, details, message)
+        }
 
         // Settings may have changed since a local request was scheduled: the switches apply to
         // local and remote notifications alike.
         guard installed.settings.isAuthorized else {
-            note(.notPresented, ["reason": "not-authorized"],
-                 "not shown: notifications are \(installed.settings.authorization.rawValue) for this app, so neither a banner nor the badge changes")
+            notShown(["reason": "not-authorized"],
+                     "not shown: notifications are \(installed.settings.authorization.rawValue) for this app, so neither a banner nor the badge changes")
             return
         }
         var category: NotificationCategory?
@@ -61,8 +70,8 @@ extension SimulatedDevice {
         var options: PresentationOptions
         if installed.state == .foreground {
             guard let delegate = installed.delegate else {
-                note(.notPresented, ["reason": "no-delegate"],
-                     "not shown: the app is in the foreground and set no UNUserNotificationCenter delegate, so iOS presents nothing")
+                notShown(["reason": "no-delegate"],
+                         "not shown: the app is in the foreground and set no UNUserNotificationCenter delegate, so iOS presents nothing")
                 return
             }
             let answer = await delegate.willPresent(delivered)
@@ -71,7 +80,7 @@ extension SimulatedDevice {
             installed = current
             guard let chosen = answer else {
                 note(.willPresent, ["implemented": "false"], "the delegate does not implement willPresent")
-                note(.notPresented, ["reason": "foreground"], "not shown: the app is in the foreground and willPresent is not implemented")
+                notShown(["reason": "foreground"], "not shown: the app is in the foreground and willPresent is not implemented")
                 return
             }
             note(.willPresent, ["options": chosen.description, "user-info": String(decoding: JSONValue.object(delivered.userInfo).serialized, as: UTF8.self)],

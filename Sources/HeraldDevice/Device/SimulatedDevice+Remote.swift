@@ -38,9 +38,16 @@ extension SimulatedDevice {
             await receiveVoIP(payload, app: id, notification: identifier)
             return identifier
         }
+        if let pushType = headers.pushType, let destination = Self.nonNotificationDestinations[pushType] {
+            record(.notPresented, app: id, notification: identifier, details: ["reason": "push-type"],
+                   "a \(pushType.rawValue) push \(destination); it is never shown as a notification")
+            return identifier
+        }
 
-        if aps.contentAvailable { await wake(id, userInfo: payload.json, notification: identifier) }
         let visible = aps.alert?.hasVisibleContent ?? false
+        if aps.contentAvailable {
+            await wake(id, userInfo: payload.json, notification: identifier, silent: !visible && aps.badge == nil && aps.sound == nil)
+        }
         guard visible || aps.badge != nil || aps.sound != nil else {
             if !aps.contentAvailable {
                 record(.notPresented, app: id, notification: identifier, details: ["reason": "empty"],
@@ -92,9 +99,9 @@ extension SimulatedDevice {
 
     /// `content-available: 1`: the app gets `didReceiveRemoteNotification` (launched in the
     /// background if it is not running, unless the user force-quit it).
-    private func wake(_ id: String, userInfo: JSONObject, notification: String) async {
+    private func wake(_ id: String, userInfo: JSONObject, notification: String, silent: Bool) async {
         guard var installed = apps[id] else { return }
-        if installed.state != .foreground {
+        if installed.state != .foreground, silent {
             // Background pushes are low priority: Low Power Mode holds them, and past the hourly
             // budget iOS throttles them; it keeps the newest for when the user opens the app.
             let hourAgo = now.addingTimeInterval(-3600)
@@ -130,6 +137,18 @@ extension SimulatedDevice {
         }
         await callRemoteNotificationHandler(id, userInfo: userInfo, notification: notification)
     }
+
+    /// Where the push types that are not notifications go (Herald models none of these further).
+    static let nonNotificationDestinations: [PushType: String] = [
+        .liveActivity: "updates a Live Activity (ActivityKit)",
+        .location: "goes to the app's Location Push Service Extension",
+        .complication: "updates a watchOS complication",
+        .fileProvider: "tells a File Provider extension to sync",
+        .mdm: "tells the device to contact its MDM server",
+        .pushToTalk: "goes to the Push to Talk framework",
+        .widgets: "reloads the app's widgets",
+        .controls: "reloads the app's controls",
+    ]
 
     /// Background pushes iOS lets wake an app per hour. Apple says only "don't try to send more
     /// than two or three per hour"; three is Herald's assumption.

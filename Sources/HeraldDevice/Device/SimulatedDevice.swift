@@ -135,6 +135,11 @@ public actor SimulatedDevice {
     /// Moves the app to the foreground, the background, or stops it. `forceQuit` means the user
     /// swiped it away (then background pushes do not launch it).
     public func setState(_ state: AppRunState, app: String, forceQuit: Bool = false) async throws(DeviceError) {
+        if state == .foreground, locked {
+            // Opening an app needs the device unlocked.
+            locked = false
+            record(.lockChanged, app: nil, details: ["locked": "false"], "device unlocked to open the app")
+        }
         var installed = try installed(app)
         let opened = state == .foreground && installed.state != .foreground
         installed.state = state
@@ -175,9 +180,17 @@ public actor SimulatedDevice {
         record(.deviceChanged, app: nil, details: ["low-power-mode": String(on)], "Low Power Mode \(on ? "on: background pushes do not wake apps" : "off")")
     }
 
+    /// Locks or unlocks the device. Locking sends the app in the foreground to the background.
     public func setLocked(_ locked: Bool) {
+        guard locked != self.locked else { return }
         self.locked = locked
         record(.lockChanged, app: nil, details: ["locked": String(locked)], locked ? "device locked" : "device unlocked")
+        guard locked else { return }
+        for id in apps.keys.sorted() where apps[id]?.state == .foreground {
+            apps[id]?.state = .background
+            record(.stateChanged, app: id, details: ["state": AppRunState.background.rawValue, "force-quit": "false", "by": "lock"],
+                   "app is background: locking the device sends it there")
+        }
     }
 
     /// `setNotificationCategories`: replaces the app's whole set.

@@ -42,7 +42,7 @@ public struct DeviceNotificationCenter: Sendable {
         calendar.timeZone = timeZone
         for (identifier, entry) in pendingByID {
             guard case .calendar(let components, _) = entry.request.trigger, components.timeZone == nil else { continue }
-            if let next = calendar.nextDate(after: now, matching: components, matchingPolicy: .nextTime) {
+            if let next = NotificationTrigger.nextMatch(after: now, components: components, calendar: calendar) {
                 pendingByID[identifier]?.nextFireDate = next
             }
         }

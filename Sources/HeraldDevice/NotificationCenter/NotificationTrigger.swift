@@ -42,7 +42,18 @@ public enum NotificationTrigger: Sendable, Equatable {
             return repeats ? previous.addingTimeInterval(seconds) : nil
         case .calendar(let components, let repeats):
             if previous != nil, !repeats { return nil }
-            return calendar.nextDate(after: previous ?? added, matching: components, matchingPolicy: .nextTime)
+            return Self.nextMatch(after: previous ?? added, components: components, calendar: calendar)
         }
+    }
+
+    /// The next date after `date` whose fields equal every field `components` gives; `nil` when
+    /// none does (February 30th). Foundation may roll such a date over; iOS never fires it.
+    static func nextMatch(after date: Date, components: DateComponents, calendar: Calendar) -> Date? {
+        guard let next = calendar.nextDate(after: date, matching: components, matchingPolicy: .strict) else { return nil }
+        let found = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: next)
+        let pairs: [(Int?, Int?)] = [(components.year, found.year), (components.month, found.month), (components.day, found.day),
+                                     (components.hour, found.hour), (components.minute, found.minute), (components.second, found.second),
+                                     (components.weekday, found.weekday)]
+        return pairs.allSatisfy { wanted, got in wanted == nil || wanted == got } ? next : nil
     }
 }

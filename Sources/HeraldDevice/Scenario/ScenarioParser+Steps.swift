@@ -63,9 +63,7 @@ extension ScenarioParser {
         case "cancel":
             return .cancel(try reader.strings(value, "cancel"), app: app)
         case "advance":
-            let seconds = try reader.seconds(value, "advance")
-            guard seconds >= 0 else { throw reader.fail(value, "advance cannot go back in time") }
-            return .advance(seconds)
+            return .advance(try reader.seconds(value, "advance"))
         case "state":
             return .state(try appState(value), forceQuit: try map["force-quit"].map { node throws(ScenarioError) in try reader.bool(node, "force-quit") } ?? false, app: app)
         case "lock":
@@ -114,11 +112,13 @@ extension ScenarioParser {
             let flag = try reader.bool(value, kind)
             return .online(kind == "online" ? flag : !flag, app: app)
         case "receive":
-            if value.scalar != nil { return .receive(count: try reader.int(value, "receive"), timeout: 10) }
+            if value.scalar != nil { return .receive(count: try reader.int(value, "receive", in: 1...100_000), timeout: 10) }
             let receiveMap = try reader.mapping(value, "receive")
             try reader.checkKeys(receiveMap, allowed: ["count", "timeout"], in: "receive")
-            return .receive(count: try receiveMap["count"].map { node throws(ScenarioError) in try reader.int(node, "count") } ?? 1,
-                            timeout: try receiveMap["timeout"].map { node throws(ScenarioError) in try reader.seconds(node, "timeout") } ?? 10)
+            let timeout = try receiveMap["timeout"].map { node throws(ScenarioError) in try reader.seconds(node, "timeout") } ?? 10
+            guard timeout <= 3600 else { throw reader.fail(receiveMap["timeout"], "receive's timeout is real time: at most 3600 seconds") }
+            return .receive(count: try receiveMap["count"].map { node throws(ScenarioError) in try reader.int(node, "count", in: 1...100_000) } ?? 1,
+                            timeout: timeout)
         case "later":
             let laterMap = try reader.mapping(value, "later")
             try reader.checkKeys(laterMap, allowed: ["after", "state", "lock", "app"], in: "later")
@@ -133,7 +133,9 @@ extension ScenarioParser {
         case "time-zone":
             return .timeZone(try timeZone(value))
         case "languages":
-            return .languages(try reader.strings(value, "languages"))
+            let languages = try reader.strings(value, "languages")
+            guard !languages.isEmpty else { throw reader.fail(value, "languages needs at least one language, e.g. [zh-Hans, en]") }
+            return .languages(languages)
         case "low-power-mode":
             return .lowPowerMode(try reader.bool(value, "low-power-mode"))
         case "remove-delivered":
@@ -145,7 +147,7 @@ extension ScenarioParser {
             guard try reader.bool(value, kind) else { throw reader.fail(value, "\(kind) takes true") }
             return .removeAllPending(app: app)
         case "set-badge":
-            return .setBadge(try reader.int(value, "set-badge"), app: app)
+            return .setBadge(try reader.int(value, "set-badge", in: 0...Int(Int32.max)), app: app)
         case "expect-pending", "expect-delivered":
             let identifiers = value.sequence?.isEmpty == true ? [] : try reader.strings(value, kind)
             return kind == "expect-pending" ? .expectPending(identifiers, app: app) : .expectDelivered(identifiers, app: app)
@@ -204,7 +206,11 @@ extension ScenarioParser {
                 guard case .object(let object) = try reader.json(value) else { throw reader.fail(value, "\(name) must be a mapping; it matches the keys it names") }
                 expectation.jsonDetails[name] = object
             default:
-                expectation.details[name] = value.sequence != nil ? try reader.strings(value, name).joined(separator: ",") : try reader.string(value, name)
+                let values = try reader.strings(value, name)
+                if let allowed = kind.allowedValues(for: name), let wrong = values.first(where: { !allowed.contains($0) }) {
+                    throw reader.fail(value, "\(name) cannot be \"\(wrong)\"; it is one of \(allowed.joined(separator: ", "))")
+                }
+                expectation.details[name] = value.sequence != nil ? values.joined(separator: ",") : try reader.string(value, name)
             }
         }
         return expectation
@@ -241,6 +247,8 @@ extension ScenarioParser {
             }
         }
         let repeats = try map["repeats"].map { node throws(ScenarioError) in try reader.bool(node, "repeats") } ?? false
+        if map["after"] != nil, map["at"] != nil { throw reader.fail(node, "a local notification has one trigger: after: (seconds) or at: (date parts), not both") }
+        if repeats, map["after"] == nil, map["at"] == nil { throw reader.fail(map["repeats"], "repeats needs a trigger: after: or at:") }
         var trigger: NotificationTrigger?
         if let after = map["after"] {
             trigger = .timeInterval(seconds: try reader.seconds(after, "after"), repeats: repeats)

@@ -59,7 +59,16 @@ public struct ScenarioParser {
         var steps: [Scenario.Step] = []
         if let node = top["steps"] {
             guard let sequence = node.sequence else { throw reader.fail(node, "steps must be a list (lines starting with -)") }
-            for element in sequence { steps.append(Scenario.Step(line: element.mark?.line ?? 0, action: try step(element))) }
+            let installed = apps.map(\.bundle.bundleIdentifier)
+            for element in sequence {
+                let action = try step(element)
+                // A step or an expectation for an app the scenario does not install can never
+                // mean what it says (an expect-not would pass for ever).
+                if let app = action.appReference, !installed.contains(app) {
+                    throw reader.fail(element, "app \"\(app)\" is not installed by this scenario; its apps: \(installed.joined(separator: ", "))")
+                }
+                steps.append(Scenario.Step(line: element.mark?.line ?? 0, action: action))
+            }
         }
         var scenario = Scenario(
             name: try top["name"].map { node throws(ScenarioError) in try reader.string(node, "name") } ?? reader.file,
@@ -67,7 +76,10 @@ public struct ScenarioParser {
             networkLatency: try top["network-latency"].map { node throws(ScenarioError) in try reader.seconds(node, "network-latency") } ?? 0,
             apps: apps, steps: steps
         )
-        if let node = top["languages"] { scenario.languages = try reader.strings(node, "languages") }
+        if let node = top["languages"] {
+            scenario.languages = try reader.strings(node, "languages")
+            guard !scenario.languages.isEmpty else { throw reader.fail(node, "languages needs at least one language, e.g. [zh-Hans, en]") }
+        }
         if let node = top["low-power-mode"] { scenario.lowPowerMode = try reader.bool(node, "low-power-mode") }
         return scenario
     }
@@ -166,6 +178,11 @@ public struct ScenarioParser {
                 let (handler, declared) = try contentExtension(value, name: name)
                 contentHandlers[name] = handler
                 if let declared, !bundle.extensions.contains(where: { $0.name == name }) { bundle.extensions.append(declared) }
+                guard bundle.contentExtensions.contains(where: { $0.name == name }) else {
+                    let names = bundle.contentExtensions.map(\.name)
+                    throw reader.fail(key, "the app has no content extension \"\(name)\" (" + (names.isEmpty ? "it ships none" : "it ships \(names.joined(separator: ", "))")
+                        + "); give categories: to declare one inline")
+                }
             }
         }
         var categories: [NotificationCategory] = []
@@ -228,6 +245,9 @@ public struct ScenarioParser {
             } else {
                 throw reader.fail(element, "each service-extension step is a name or name: argument; steps: \(Self.stepNames.joined(separator: ", "))")
             }
+            if let argument, ["rewrite-title", "download-media"].contains(name), argument.scalar == nil, argument.mapping == nil {
+                throw reader.fail(argument, "\(name) takes a value or a mapping, not a list")
+            }
             switch name {
             case "rewrite-title":
                 if let argument, let map = argument.mapping {
@@ -252,6 +272,7 @@ public struct ScenarioParser {
                     if let paths = map["key-paths"] { keyPaths = try reader.strings(paths, "key-paths") }
                     if let node = map["identifier"] { identifier = try reader.string(node, "identifier") }
                 }
+                if let argument, argument.mapping == nil { throw reader.fail(argument, "download-media takes {key-paths: [...], identifier: ...} or nothing") }
                 steps.append(.downloadMedia(keyPaths: keyPaths, attachmentIdentifier: identifier))
             case "decrypt":
                 guard let argument, let map = argument.mapping, let keyNode = map["key"] else {
@@ -280,6 +301,7 @@ public struct ScenarioParser {
                 if argument != nil { throw reader.fail(element, "suppress takes no argument: it delivers empty content") }
                 steps.append(.suppress)
             case "never-answer":
+                if argument != nil { throw reader.fail(element, "never-answer takes no argument: the extension never calls its content handler") }
                 answers = false
             default:
                 throw reader.fail(element, "unknown service-extension step \"\(name)\"; steps: \(Self.stepNames.joined(separator: ", "))")
@@ -308,7 +330,14 @@ public struct ScenarioParser {
             handler.otherwise = answer
         }
         handler.title = try map["title"].map { node throws(ScenarioError) in try reader.string(node, "title") }
-        guard let categories = map["categories"] else { return (handler, nil) }
+        guard let categories = map["categories"] else {
+            // Without categories: the extension is the app folder's, whose Info.plist says the rest.
+            let plistKeys = ["size-ratio", "default-content-hidden", "overrides-default-title", "user-interaction-enabled"]
+            if let key = map.keys.first(where: { plistKeys.contains($0.string ?? "") }) {
+                throw reader.fail(key, "\(key.string ?? "") belongs to an inline Info.plist, which needs categories:; an app folder's extension takes these from its own Info.plist")
+            }
+            return (handler, nil)
+        }
         var attributes: [String: PropertyListValue] = [
             ContentExtensionConfiguration.categoryKey: .array(try reader.strings(categories, "categories").map(PropertyListValue.string)),
         ]

@@ -183,9 +183,9 @@ struct ScenarioSession {
         case .receive(let count, let timeout):
             try await receive(count, timeout: timeout, line: step.line)
         case .laterState(let state, let app, let seconds):
-            await device.schedule(.state(state, app: app ?? defaultApp), after: seconds)
+            try await device.schedule(.state(state, app: app ?? defaultApp), after: seconds)
         case .laterLock(let locked, let seconds):
-            await device.schedule(.lock(locked), after: seconds)
+            try await device.schedule(.lock(locked), after: seconds)
         case .timeZone(let zone):
             await device.setTimeZone(zone)
         case .languages(let languages):
@@ -258,7 +258,15 @@ struct ScenarioSession {
     mutating func check(_ expectation: Scenario.Expectation, negated: Bool, line: Int) async {
         let transcript = await device.transcript
         let window = Array(transcript[windowStart...])
-        let target = expectation.notification.flatMap { try? resolve($0) }
+        var target: String?
+        if let reference = expectation.notification {
+            do {
+                target = try resolve(reference)
+            } catch {
+                failures.append("line \(line): notification: \(reference): \(error)")
+                return
+            }
+        }
         let matches = window.filter { event in
             guard event.kind == expectation.kind else { return false }
             if let app = expectation.app, event.app != app { return false }
@@ -270,7 +278,9 @@ struct ScenarioSession {
             }
             for (key, expected) in expectation.details {
                 guard let actual = event.details[key] else { return false }
-                if expected.contains(",") || actual.contains(",") {
+                if DeviceEvent.Kind.orderedDetailKeys.contains(key) {
+                    if actual != expected { return false }
+                } else if expected.contains(",") || actual.contains(",") {
                     if Set(expected.split(separator: ",")) != Set(actual.split(separator: ",")) { return false }
                 } else if actual != expected {
                     return false
@@ -290,7 +300,7 @@ struct ScenarioSession {
             if !matches.isEmpty { failures.append("line \(line): expected no \(describe) \(since), but saw:\n" + matches.map { "    " + $0.description }.joined(separator: "\n")) }
         } else if let count = expectation.count, matches.count != count {
             failures.append("line \(line): expected \(count) × \(describe) \(since), saw \(matches.count); the events were:\n\(seen)")
-        } else if matches.isEmpty {
+        } else if expectation.count == nil, matches.isEmpty {
             failures.append("line \(line): expected \(describe) \(since); the events were:\n\(seen.isEmpty ? "    (none)" : seen)")
         }
     }

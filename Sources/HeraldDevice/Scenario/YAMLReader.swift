@@ -30,6 +30,13 @@ struct YAMLReader {
         return value
     }
 
+    /// A whole number within `range`.
+    func int(_ node: Node, _ what: String, in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+        let value = try int(node, what)
+        guard range.contains(value) else { throw fail(node, "\(what) must be from \(range.lowerBound) to \(range.upperBound); it is \(value)") }
+        return value
+    }
+
     func bool(_ node: Node, _ what: String) throws(ScenarioError) -> Bool {
         guard let value = node.bool else { throw fail(node, "\(what) must be true or false") }
         return value
@@ -43,15 +50,26 @@ struct YAMLReader {
         return values
     }
 
-    /// Seconds from `5`, `5s`, `2m`, `1h` or `1d`.
+    /// The longest time a scenario step may name: ten years.
+    static let maximumSeconds = 10 * 365 * 86400.0
+
+    /// Seconds from `5`, `5s`, `2m`, `1h` or `1d`: from 0 to ten years.
     func seconds(_ node: Node, _ what: String) throws(ScenarioError) -> Double {
-        if let number = node.float ?? node.int.map(Double.init) { return number }
-        let text = try string(node, what).trimmingCharacters(in: .whitespaces)
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        guard let unit = text.last, let factor = units[unit], let value = Double(text.dropLast()) else {
-            throw fail(node, "\(what) must be seconds (5), or a number with s, m, h or d (90s, 2m); it is \"\(text)\"")
+        let value: Double
+        if let number = node.float ?? node.int.map(Double.init) {
+            value = number
+        } else {
+            let text = try string(node, what).trimmingCharacters(in: .whitespaces)
+            let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+            guard let unit = text.last, let factor = units[unit], let number = Double(text.dropLast()) else {
+                throw fail(node, "\(what) must be seconds (5), or a number with s, m, h or d (90s, 2m); it is \"\(text)\"")
+            }
+            value = number * factor
         }
-        return value * factor
+        guard value.isFinite, value >= 0, value <= Self.maximumSeconds else {
+            throw fail(node, "\(what) must be from 0 to ten years of seconds (\(Int(Self.maximumSeconds))); it is \(node.string ?? "\(value)")")
+        }
+        return value
     }
 
     /// A YAML tree as JSON: plain scalars become null, booleans and numbers; quoted ones strings.

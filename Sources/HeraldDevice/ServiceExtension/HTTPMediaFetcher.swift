@@ -25,8 +25,15 @@ public struct HTTPMediaFetcher: MediaFetcher {
         }
         let request = HTTPClientRequest(url: url.absoluteString)
         let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
+        // A refused connection or an unknown host fails at once, as on iOS, instead of being
+        // retried until the deadline.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .milliseconds(Int64(min(timeout, 10) * 1000))
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        defer { client.shutdown { _ in } }
         do {
-            let response = try await HTTPClient.shared.execute(request, deadline: deadline)
+            let response = try await client.execute(request, deadline: deadline)
             guard (200..<300).contains(Int(response.status.code)) else {
                 throw MediaFetchError("\(url.absoluteString) answered HTTP \(response.status.code)")
             }

@@ -13,6 +13,7 @@ public struct PassThroughServiceExtension: NotificationServiceExtension {
 extension Double {
     /// `5 s`, `0.25 s`.
     package var formattedSeconds: String {
-        (self == rounded() ? String(Int(self)) : String(format: "%.2f", self)) + " s"
+        guard isFinite else { return "\(self) s" }
+        return (self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(format: "%.2f", self)) + " s"
     }
 }

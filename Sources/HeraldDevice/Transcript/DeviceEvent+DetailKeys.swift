@@ -15,7 +15,7 @@ extension DeviceEvent.Kind {
         case .localScheduled: ["fires", "repeats"]
         case .localRejected: ["error"]
         case .localDropped: []
-        case .localRemoved: ["count"]
+        case .localRemoved: ["removed"]
         case .localFired: []
         case .extensionSkipped: ["reason"]
         case .extensionStarted: ["extension", "note"]
@@ -43,7 +43,7 @@ extension DeviceEvent.Kind {
         case .didReceiveRemoteNotification: ["implemented", "state", "user-info"]
         case .actionRefused: ["action", "reason"]
         case .contentExtensionResponse: ["action", "answer", "implemented"]
-        case .dismissed: ["sent", "by", "count"]
+        case .dismissed: ["sent", "by", "removed"]
         case .replaced: []
         case .categoriesSet: ["categories", "warning"]
         case .pushKit: ["implemented", "reported-call", "state", "misses"]
@@ -52,6 +52,32 @@ extension DeviceEvent.Kind {
         case .appCode: ["call", "error", "completion", "view", "implemented", "token", "intent", "result", "delegate"]
         }
     }
+
+    /// The values an expectation may give for a detail key, when they are a closed set (a list
+    /// value names several of them); `nil` for free text. A value outside the set is an error,
+    /// so `lock-screen: no` or `options: [lsit]` can never be a check that passes by accident.
+    public func allowedValues(for key: String) -> [String]? {
+        let booleans = ["true", "false"]
+        switch key {
+        case "options": return ["banner", "list", "sound", "badge", "none"]
+        case "level": return ["passive", "active", "time-sensitive", "critical"]
+        case "requested" where self == .interruptionLevel: return ["passive", "active", "time-sensitive", "critical"]
+        case "state": return AppRunState.allCases.map(\.rawValue)
+        case "lock-screen", "expanded", "default-content-hidden", "sent", "implemented", "force-quit", "locked", "repeats", "reported-call",
+             "held", "notification-center", "critical-alert", "low-power-mode":
+            return booleans
+        case "alert" where self == .authorization, "sound" where self == .authorization, "badge" where self == .authorization:
+            return booleans
+        case "status" where self == .authorization: return NotificationSettings.Authorization.allCases.map(\.rawValue)
+        case "previews" where self == .authorization: return NotificationSettings.Previews.allCases.map(\.rawValue)
+        case "previews": return ["shown", "hidden"]
+        case "answer": return ContentExtensionAnswer.allCases.map(\.rawValue)
+        default: return nil
+        }
+    }
+
+    /// Detail keys whose list values are compared in order (the buttons' order matters).
+    public static let orderedDetailKeys: Set<String> = ["actions"]
 
     /// Detail keys whose value is a JSON object, matched as a subset by an expectation's mapping.
     public static let jsonDetailKeys: Set<String> = ["user-info"]

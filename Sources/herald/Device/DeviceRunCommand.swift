@@ -32,6 +32,10 @@ struct DeviceRunCommand: AsyncParsableCommand {
             do {
                 scenario = try ScenarioParser.load(contentsOf: URL(fileURLWithPath: path))
             } catch {
+                if json {
+                    let line = ScenarioResultLine(type: "error", scenario: path, file: path, passed: false, failures: ["\(error)"])
+                    print(String(decoding: try JSONEncoder().encode(line), as: UTF8.self))
+                }
                 throw CommandError("\(error)").exit(command: "device run")
             }
             let report = await ScenarioRunner(extensions: ShippedExtensions()).run(scenario)
