@@ -990,6 +990,115 @@ enum AppleDeclarationChecks {
         // apple: case incoming
         let _: INInteractionDirection = .incoming
     }
+
+    // MARK: - PushKit and CallKit
+
+    static func pushKitChecks() {
+        // apple: class PKPushRegistry
+        _ = PKPushRegistry.self
+        // apple: init(queue: dispatch_queue_t?)
+        let _: (DispatchQueue?) -> PKPushRegistry = PKPushRegistry.init(queue:)
+        // apple: weak var delegate: (any PKPushRegistryDelegate)? { get set }
+        let _: ReferenceWritableKeyPath<PKPushRegistry, (any PKPushRegistryDelegate)?> = \PKPushRegistry.delegate
+        // apple: var desiredPushTypes: Set<PKPushType>? { get set }
+        let _: ReferenceWritableKeyPath<PKPushRegistry, Set<PKPushType>?> = \PKPushRegistry.desiredPushTypes
+        // apple: func pushToken(for type: PKPushType) -> Data?
+        let _: (PKPushRegistry) -> (PKPushType) -> Data? = PKPushRegistry.pushToken(for:)
+        // apple: protocol PKPushRegistryDelegate : NSObjectProtocol
+        let _: (any PKPushRegistryDelegate) -> any NSObjectProtocol = { $0 }
+        // apple: struct PKPushType
+        let _: (String) -> PKPushType = PKPushType.init(rawValue:)
+        // apple: static let voIP: PKPushType
+        let _: PKPushType = .voIP
+        // apple: static let fileProvider: PKPushType
+        let _: PKPushType = .fileProvider
+        // apple: class PKPushPayload
+        _ = PKPushPayload.self
+        // apple: var type: PKPushType { get }
+        let _: KeyPath<PKPushPayload, PKPushType> = \PKPushPayload.type
+        // apple: var dictionaryPayload: [AnyHashable : Any] { get }
+        let _: KeyPath<PKPushPayload, [AnyHashable: Any]> = \PKPushPayload.dictionaryPayload
+        // apple: class PKPushCredentials
+        _ = PKPushCredentials.self
+        // apple: var type: PKPushType { get }
+        let _: KeyPath<PKPushCredentials, PKPushType> = \PKPushCredentials.type
+        // apple: var token: Data { get }
+        let _: KeyPath<PKPushCredentials, Data> = \PKPushCredentials.token
+        // apple: class CXProvider
+        _ = CXProvider.self
+        // apple: init(configuration: CXProviderConfiguration)
+        let _: (CXProviderConfiguration) -> CXProvider = CXProvider.init(configuration:)
+        // apple: func setDelegate(_ delegate: (any CXProviderDelegate)?, queue: dispatch_queue_t?)
+        let _: (CXProvider) -> ((any CXProviderDelegate)?, DispatchQueue?) -> Void = CXProvider.setDelegate(_:queue:)
+        // apple: func reportNewIncomingCall(with UUID: UUID, update: CXCallUpdate, completion: @escaping @Sendable ((any Error)?) -> Void)
+        let _: (CXProvider) -> (UUID, CXCallUpdate, @escaping @Sendable ((any Error)?) -> Void) -> Void = CXProvider.reportNewIncomingCall(with:update:completion:)
+        // apple: func reportNewIncomingCall(with UUID: UUID, update: CXCallUpdate) async throws
+        let _: (CXProvider) -> (UUID, CXCallUpdate) async throws -> Void = CXProvider.reportNewIncomingCall(with:update:)
+        // apple: class CXProviderConfiguration
+        _ = CXProviderConfiguration.self
+        // apple: init()
+        let _: () -> CXProviderConfiguration = CXProviderConfiguration.init
+        // apple: var supportsVideo: Bool { get set }
+        let _: ReferenceWritableKeyPath<CXProviderConfiguration, Bool> = \CXProviderConfiguration.supportsVideo
+        // apple: var maximumCallGroups: Int { get set }
+        let _: ReferenceWritableKeyPath<CXProviderConfiguration, Int> = \CXProviderConfiguration.maximumCallGroups
+        // apple: var maximumCallsPerCallGroup: Int { get set }
+        let _: ReferenceWritableKeyPath<CXProviderConfiguration, Int> = \CXProviderConfiguration.maximumCallsPerCallGroup
+        // apple: protocol CXProviderDelegate : NSObjectProtocol
+        let _: (any CXProviderDelegate) -> any NSObjectProtocol = { $0 }
+        // apple: class CXCallUpdate
+        _ = CXCallUpdate.self
+        // apple: @NSCopying var remoteHandle: CXHandle? { get set }
+        let _: ReferenceWritableKeyPath<CXCallUpdate, CXHandle?> = \CXCallUpdate.remoteHandle
+        // apple: var localizedCallerName: String? { get set }
+        let _: ReferenceWritableKeyPath<CXCallUpdate, String?> = \CXCallUpdate.localizedCallerName
+        // apple: var hasVideo: Bool { get set }
+        let _: ReferenceWritableKeyPath<CXCallUpdate, Bool> = \CXCallUpdate.hasVideo
+        // apple: class CXHandle
+        _ = CXHandle.self
+        // apple: init(type: CXHandle.HandleType, value: String)
+        let _: (CXHandle.HandleType, String) -> CXHandle = CXHandle.init(type:value:)
+        // apple: var type: CXHandle.HandleType { get }
+        let _: KeyPath<CXHandle, CXHandle.HandleType> = \CXHandle.type
+        // apple: var value: String { get }
+        let _: KeyPath<CXHandle, String> = \CXHandle.value
+        // apple: enum HandleType
+        _ = CXHandle.HandleType.self
+        // apple: case generic
+        let _: CXHandle.HandleType = .generic
+        // apple: case phoneNumber
+        let _: CXHandle.HandleType = .phoneNumber
+        // apple: case emailAddress
+        let _: CXHandle.HandleType = .emailAddress
+    }
+
+    private final class PushRegistryDelegateCheck: NSObject, PKPushRegistryDelegate {
+        // apple: func pushRegistry(_ registry: PKPushRegistry, didUpdate pushCredentials: PKPushCredentials, for type: PKPushType)
+        func pushRegistry(_ registry: PKPushRegistry, didUpdate pushCredentials: PKPushCredentials, for type: PKPushType) {
+            let _: (any PKPushRegistryDelegate, PKPushRegistry, PKPushCredentials, PKPushType) -> Void = { $0.pushRegistry($1, didUpdate: $2, for: $3) }
+        }
+
+        // apple: func pushRegistry(_ registry: PKPushRegistry, didReceiveIncomingPushWith payload: PKPushPayload, for type: PKPushType, completion: @escaping @Sendable () -> Void)
+        func pushRegistry(_ registry: PKPushRegistry, didReceiveIncomingPushWith payload: PKPushPayload, for type: PKPushType,
+                          completion: @escaping @Sendable () -> Void) {
+            let _: (any PKPushRegistryDelegate, PKPushRegistry, PKPushPayload, PKPushType, @escaping @Sendable () -> Void) -> Void = {
+                $0.pushRegistry($1, didReceiveIncomingPushWith: $2, for: $3, completion: $4)
+            }
+            completion()
+        }
+
+        // apple: func pushRegistry(_ registry: PKPushRegistry, didInvalidatePushTokenFor type: PKPushType)
+        func pushRegistry(_ registry: PKPushRegistry, didInvalidatePushTokenFor type: PKPushType) {
+            let _: (any PKPushRegistryDelegate, PKPushRegistry, PKPushType) -> Void = { $0.pushRegistry($1, didInvalidatePushTokenFor: $2) }
+        }
+    }
+
+    private final class ProviderDelegateCheck: NSObject, CXProviderDelegate {
+        // apple: func providerDidReset(_ provider: CXProvider)
+        func providerDidReset(_ provider: CXProvider) {
+            let _: (any CXProviderDelegate, CXProvider) -> Void = { $0.providerDidReset($1) }
+        }
+    }
 }
 
 @Suite struct AppleDeclarationTests {

@@ -26,6 +26,9 @@ public enum BannerRenderer {
             }
         }
         lines.append("╰" + String(repeating: "─", count: width + 2) + "╯")
+        if !item.options.contains(.banner), !item.onLockScreen {
+            lines.insert("in Notification Center only (no banner):", at: 0)
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -31,6 +31,10 @@ final class AppRuntime: @unchecked Sendable {
     private let forwarder = Mutex<Task<Void, Never>?>(nil)
     /// Pushes received from the sandbox so far.
     let pushesReceived = Mutex(0)
+    /// Forwards the sandbox's pushes for the app's PushKit (VoIP) token to the device.
+    private let voipForwarder = Mutex<Task<Void, Never>?>(nil)
+    /// Incoming calls the app reported to CallKit so far.
+    let callsReported = Mutex(0)
     /// Set once at launch; the app's center and application refer back weakly.
     private(set) var center: UNUserNotificationCenter!
     private(set) var application: UIApplication!
@@ -50,6 +54,7 @@ final class AppRuntime: @unchecked Sendable {
 
     deinit {
         forwarder.withLock { $0?.cancel() }
+        voipForwarder.withLock { $0?.cancel() }
     }
 
     // MARK: System work
@@ -124,6 +129,42 @@ final class AppRuntime: @unchecked Sendable {
             return .success(token)
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// A PushKit token from the sandbox (a token of its own, as APNs gives), whose VoIP pushes go
+    /// to the device; a failure when the app was launched without a sandbox.
+    func registerForVoIPPushes() async -> Result<String, any Error> {
+        guard let sandbox else { return .failure(DeviceError.invalid("no sandbox: the PushKit token is made locally")) }
+        let environment = environment ?? bundle.entitlements[Entitlement.apsEnvironment]?.stringValue ?? "development"
+        do {
+            let token = try await sandbox.register(bundleID: id, environment: environment)
+            let pushes = try await sandbox.pushes(token: token)
+            let device = device
+            let id = id
+            let task = Task {
+                do {
+                    for try await push in pushes {
+                        var headers = push.headers
+                        if headers.pushType == nil { headers.pushType = .voip }
+                        _ = try? await device.receive(push.payload, app: id, headers: headers)
+                    }
+                } catch {}
+            }
+            voipForwarder.withLock { previous in
+                previous?.cancel()
+                previous = task
+            }
+            return .success(token)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func stopVoIPPushes() {
+        voipForwarder.withLock { task in
+            task?.cancel()
+            task = nil
         }
     }
 

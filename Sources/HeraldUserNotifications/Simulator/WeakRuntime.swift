@@ -3,7 +3,7 @@
 struct WeakRuntime: Sendable {
     weak var value: AppRuntime?
 
-    init(_ value: AppRuntime) {
+    init(_ value: AppRuntime?) {
         self.value = value
     }
 }
