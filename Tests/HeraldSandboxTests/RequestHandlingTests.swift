@@ -38,7 +38,7 @@ import Testing
         for _ in 0..<3 {
             let id = UUID().uuidString
             let response = try await client.send(path: path, headers: headers + [("apns-id", id)], body: alertPayload)
-            #expect(response.status == 200 && response.headers["apns-id"] == id.lowercased())
+            #expect(response.status == 200 && response.headers["apns-id"] == id)  // echoed as sent, uppercase included
         }
         // Same headers and body, but a bad apns-id: still BadMessageId.
         let badID = try await client.send(path: path, headers: headers + [("apns-id", "not-a-uuid")], body: alertPayload)

@@ -57,7 +57,17 @@ public struct ProviderTokenVerifier: Sendable {
         return verify(jwt: String(parts[1]).trimmingWhitespace(), now: now)
     }
 
-    /// Verifies a compact JWT.
+    /// `iat` as whole UNIX seconds: a JSON number, or a string of decimal digits. APNs accepts
+    /// the string form: APNSwift has sent `"iat":"1700000000"` to it for years, and its users'
+    /// notifications are delivered. Anything else (a sign, a fraction, spaces) is refused.
+    static func issuedAtSeconds(_ value: JSONValue) -> Int64? {
+        if let number = value.numberValue { return Int64(number.literal) }
+        guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(text)
+    }
+
+    /// Verifies a compact JWT. Claims beyond `iss` and `iat` (APNSwift repeats `kid` there) are
+    /// ignored, as APNs ignores them.
     public func verify(jwt: String, now: Date) -> Result<VerifiedProviderToken, ProviderTokenRejection> {
         let decoded: DecodedJWT
         switch DecodedJWT.decode(jwt) {
@@ -77,7 +87,7 @@ public struct ProviderTokenVerifier: Sendable {
             return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's claims have no iat (issue time in UNIX seconds)"))
         }
         // Whole seconds within a sane range (0 to year 9999), so the date math below cannot overflow.
-        guard let issuedAtSeconds = issuedAtValue.numberValue.flatMap({ Int64($0.literal) }), (0...253_402_300_799).contains(issuedAtSeconds) else {
+        guard let issuedAtSeconds = Self.issuedAtSeconds(issuedAtValue), (0...253_402_300_799).contains(issuedAtSeconds) else {
             return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's iat is \(issuedAtValue.jsonString); it must be whole UNIX seconds, such as 1700000000"))
         }
         var signatureChecked = false

@@ -29,10 +29,11 @@ struct RequestEvaluator: Sendable {
     }
 
     private func answer(_ request: SandboxRequest, connection: ConnectionAuthentication) -> SandboxResponse {
-        // apns-id: echoed when valid; a bad one is answered with a fresh id.
+        // apns-id: echoed as received when valid (Apple echoes the value, in its case); a bad one
+        // is answered with a fresh id.
         let givenID = request.header(HeaderName.id)
         let parsedID = givenID.flatMap { try? NotificationID($0) }
-        let apnsID = parsedID?.headerValue ?? NotificationID(using: &connection.random).headerValue
+        let apnsID = parsedID != nil ? givenID! : NotificationID(using: &connection.random).headerValue
 
         guard request.method == "POST" else { return .failure(.methodNotAllowed, apnsID: apnsID) }
         guard request.path.hasPrefix(PushNotification.pathPrefix) else { return .failure(.badPath, apnsID: apnsID) }

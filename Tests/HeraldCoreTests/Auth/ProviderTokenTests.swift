@@ -78,13 +78,27 @@ struct TokenFixture {
         #expect(reason(token.jwt, now: fixture.now.addingTimeInterval(-3600)) == .invalidProviderToken)
         #expect(reason("not.a.jwt") == .invalidProviderToken)
         // Out-of-range or fractional iat values are refused, never trapped on.
-        for iat: JSONValue in [.number(JSONNumber(Int(Int64.min))), .number(JSONNumber(Int(Int64.max))), .number(JSONNumber(validatedLiteral: "1.7e9")), 1700000000.5, "1700000000"] {
+        for iat: JSONValue in [.number(JSONNumber(Int(Int64.min))), .number(JSONNumber(Int(Int64.max))), .number(JSONNumber(validatedLiteral: "1.7e9")), 1700000000.5,
+                               "1700000000.5", "-1700000000", " 1700000000", "", "17e8", "99999999999999999999999"] {
             #expect(reason(try fixture.jwt(header: good, claims: ["iss": "DEF123GHIJ", "iat": iat])) == .invalidProviderToken, "\(iat)")
         }
         #expect(reason("onlyonepart") == .invalidProviderToken)
         // Header problems.
         #expect(verifier.verify(authorization: nil, now: fixture.now).failureReason == .missingProviderToken)
         #expect(verifier.verify(authorization: "token abc", now: fixture.now).failureReason == .missingProviderToken)
+    }
+
+    /// APNSwift's token shape: `typ` in the header, `iat` as a JSON string, `kid` repeated in the
+    /// claims. APNs accepts it (APNSwift's users get 200s), so the sandbox must too; issue 19
+    /// saw every such request answered 403 InvalidProviderToken.
+    @Test func apnsSwiftsTokenShapeIsAccepted() throws {
+        let fixture = try TokenFixture()
+        let jwt = try fixture.jwt(header: ["alg": "ES256", "kid": "ABC123DEFG", "typ": "JWT"],
+                                  claims: ["iss": "DEF123GHIJ", "iat": "1700000000", "kid": "ABC123DEFG"])
+        let verified = try fixture.verifier.verify(authorization: "bearer \(jwt)", now: fixture.now.addingTimeInterval(10)).get()
+        #expect(verified.issuedAt == fixture.now && verified.signatureChecked)
+        // Its age still counts: an hour later the same token has expired.
+        #expect(fixture.verifier.verify(jwt: jwt, now: fixture.now.addingTimeInterval(3601)).failureReason == .expiredProviderToken)
     }
 
     @Test func rejectionsExplainThemselves() throws {
