@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldDevice
 import Synchronization
 
@@ -112,20 +113,7 @@ final class AppRuntime: @unchecked Sendable {
             let pushes = try await sandbox.pushes(token: token)
             self.token.withLock { $0 = token }
             await device.noteRegistration(app: id, token: token, environment: environment, sandbox: URL(string: "http://\(sandbox.host):\(sandbox.port)")!)
-            let device = device
-            let id = id
-            let task = Task { [weak self] in
-                do {
-                    for try await push in pushes {
-                        _ = try? await device.receive(push.payload, app: id, headers: push.headers)
-                        self?.pushesReceived.withLock { $0 += 1 }
-                    }
-                } catch {}
-            }
-            forwarder.withLock { previous in
-                previous?.cancel()
-                previous = task
-            }
+            forward(pushes, through: forwarder, pushType: nil)
             return .success(token)
         } catch {
             return .failure(error)
@@ -139,37 +127,41 @@ final class AppRuntime: @unchecked Sendable {
         let environment = environment ?? bundle.entitlements[Entitlement.apsEnvironment]?.stringValue ?? "development"
         do {
             let token = try await sandbox.register(bundleID: id, environment: environment)
-            let pushes = try await sandbox.pushes(token: token)
-            let device = device
-            let id = id
-            let task = Task {
-                do {
-                    for try await push in pushes {
-                        var headers = push.headers
-                        if headers.pushType == nil { headers.pushType = .voip }
-                        _ = try? await device.receive(push.payload, app: id, headers: headers)
-                    }
-                } catch {}
-            }
-            voipForwarder.withLock { previous in
-                previous?.cancel()
-                previous = task
-            }
+            // A VoIP token only gets VoIP pushes.
+            forward(try await sandbox.pushes(token: token), through: voipForwarder, pushType: .voip)
             return .success(token)
         } catch {
             return .failure(error)
         }
     }
 
-    func stopVoIPPushes() {
-        voipForwarder.withLock { task in
-            task?.cancel()
-            task = nil
+    /// Passes the sandbox's pushes for one token to the device (`pushType` fills a missing
+    /// header), replacing the forwarder that ran in `slot`.
+    private func forward(_ pushes: AsyncThrowingStream<IncomingPush, any Error>, through slot: borrowing Mutex<Task<Void, Never>?>, pushType: PushType?) {
+        let device = device
+        let id = id
+        let task = Task { [weak self] in
+            do {
+                for try await push in pushes {
+                    var headers = push.headers
+                    if headers.pushType == nil { headers.pushType = pushType }
+                    _ = try? await device.receive(push.payload, app: id, headers: headers)
+                    self?.pushesReceived.withLock { $0 += 1 }
+                }
+            } catch {}
+        }
+        slot.withLock { previous in
+            previous?.cancel()
+            previous = task
         }
     }
 
-    func stopPushes() {
-        forwarder.withLock { task in
+    func stopVoIPPushes() { stop(voipForwarder) }
+
+    func stopPushes() { stop(forwarder) }
+
+    private func stop(_ slot: borrowing Mutex<Task<Void, Never>?>) {
+        slot.withLock { task in
             task?.cancel()
             task = nil
         }
