@@ -222,6 +222,7 @@ let package = Package(
             name: "HeraldSandboxTests",
             dependencies: [
                 "HeraldSandbox",
+                "HeraldHTTP1",
                 "HeraldCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -59,6 +59,16 @@ public final class APNsClient: Sendable {
         var start: ContinuousClock.Instant
     }
 
+    /// What an `ExpiredProviderToken` for a token this machine calls `tokenAge` seconds old says
+    /// about the two clocks.
+    static func clockDisagreement(tokenAge: TimeInterval) -> String {
+        let limit = Int(ProviderTokenSource.maximumTokenAge)
+        let age = Int(tokenAge.rounded())
+        return "APNs calls the provider token expired (older than \(limit) s), but this machine signed it \(age) s ago: "
+            + "the server's clock is at least \(limit - age) s (\((limit - age + 59) / 60) min) ahead of this machine's. "
+            + "Set this machine's clock (NTP); not sent again, as a new token would be refused the same way."
+    }
+
     /// The one place where answers are judged and retries decided. `first`, when given, is an
     /// attempt already made; the loop starts by judging it.
     func send(_ notification: PushNotification, after first: FirstAttempt?) async -> APNsResult {
@@ -128,10 +138,15 @@ public final class APNsClient: Sendable {
                 Self.record(response, in: &result)
                 if response.status == 200 { break }
                 let advice = (result.reason ?? APNsReason(rawValue: "")).retry(status: response.status)
-                if advice == .afterNewProviderToken, !tokenRenewed, case .token(let source) = configuration.authentication, let token {
-                    tokenRenewed = true
-                    _ = try? source.refresh(replacing: token)
-                    continue
+                if advice == .afterNewProviderToken, case .token(let source) = configuration.authentication, let token {
+                    // Sent again only with a different token: the same JWT would be refused the
+                    // same way, and a token too young to replace means the clocks disagree.
+                    if !tokenRenewed, let renewed = try? source.refresh(replacing: token), renewed != token {
+                        tokenRenewed = true
+                        continue
+                    }
+                    result.detail = Self.clockDisagreement(tokenAge: source.age(of: token))
+                    break
                 }
                 guard advice == .afterBackoff || advice == .onNewConnection, result.attempts < policy.maximumAttempts else { break }
                 // The server is closing that connection (Shutdown, IdleTimeout): do not let the

@@ -18,6 +18,9 @@ public struct APNsResult: Sendable, Hashable {
     public var reason: APNsReason?
     /// For 410: when APNs learned the token stopped being valid.
     public var timestamp: Date?
+    /// Herald's own explanation of the answer, when it knows more than the reason says (an
+    /// `ExpiredProviderToken` for a token this machine minted minutes ago: the clocks disagree).
+    public var detail: String?
     /// Why no answer came (timeout, connection failure), when none did.
     public var failure: APNsClientError?
     /// Attempts made, the first included.

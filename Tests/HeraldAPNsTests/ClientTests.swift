@@ -328,8 +328,10 @@ final class SilentHTTP2Server: ChannelInboundHandler, Sendable {
         let client = try fixture.client(authentication: .token(tokens))
         let result = await client.send(try fixture.notification())
         #expect(result.status == 403 && result.reason == .expiredProviderToken, "\(result)")
-        #expect(result.attempts == 2, "one retry after asking for a new token")
+        #expect(result.attempts == 1, "the same token would be refused again, so it is not sent again")
         #expect(tokens.mintedCount == 1, "a token younger than 20 minutes is not replaced (that would draw TooManyProviderTokenUpdates)")
+        let detail = try #require(result.detail)
+        #expect(detail.contains("signed it 0 s ago") && detail.contains("at least 3600 s (60 min) ahead"), "\(detail)")
 
         // With the clock right, the next send gets a fresh token and goes through.
         clock.set(Date())

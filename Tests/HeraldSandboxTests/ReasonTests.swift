@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HeraldCore
+import HeraldHTTP1
 import HeraldSandbox
 import Testing
 
@@ -56,6 +57,10 @@ import Testing
         expect(try await send(extra: [("apns-id", "not-a-uuid")]), .badMessageID)
         expect(try await send(extra: [("apns-priority", "7")]), .badPriority)
         expect(try await send(extra: [("apns-priority", "10")], pushType: "background", body: #"{"aps":{"content-available":1}}"#), .badPriority)
+        // No apns-priority on a background push: accepted, as field reports say APNs does
+        // (the rule and its sources are in HeraldCore's LintRun+Headers).
+        let unsetPriority = try await send(pushType: "background", body: #"{"aps":{"content-available":1}}"#)
+        #expect(unsetPriority.status == 200, "\(unsetPriority)")
         expect(try await send(topic: "com example"), .badTopic)
         expect(try await send(topic: "com.other.app"), .deviceTokenNotForTopic)
         expect(try await send(path: "/3/device/\(voipToken)", pushType: "voip", topic: "com.example.app"), .deviceTokenNotForTopic)
@@ -64,6 +69,8 @@ import Testing
         expect(try await send(omit: ["apns-topic"]), .missingTopic)
         expect(try await send(body: ""), .payloadEmpty)
         expect(try await send(body: #"{"aps":{"alert":"\#(String(repeating: "x", count: 4100))"}}"#), .payloadTooLarge)
+        // The size is checked before the JSON is read, as APNs does: broken and oversized is 413.
+        expect(try await send(body: #"{"aps":{"alert":"\#(String(repeating: "x", count: 4100))","#), .payloadTooLarge)
         expect(try await send(body: "[1,2]"), .badPayload)
         // VoIP allows 5120 bytes.
         let voip = try await send(path: "/3/device/\(voipToken)", pushType: "voip", topic: "com.example.app.voip", body: #"{"aps":{},"x":"\#(String(repeating: "x", count: 4500))"}"#)
@@ -130,7 +137,7 @@ import Testing
         // A key enabled only for production, on a development sandbox.
         let productionKey = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "PROD123456", teamID: "DEF123GHIJ")
         fixture.state.register(key: .init(keyID: productionKey.keyID, teamID: productionKey.teamID, publicKey: productionKey.publicKey), environment: .production)
-        expect(try await send(authorization: try fixture.bearer(productionKey)), .badEnvironmentKeyIDInToken)
+        expect(try await send(authorization: try fixture.bearer(productionKey)), .badEnvironmentKeyInToken)
         // A revoked key.
         let revoked = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: "REVOKED123", teamID: "DEF123GHIJ")
         fixture.state.register(key: .init(keyID: revoked.keyID, teamID: revoked.teamID, publicKey: revoked.publicKey))
@@ -178,9 +185,54 @@ import Testing
         expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .internalServerError)
         expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .serviceUnavailable)
         #expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
-        #expect(throws: SandboxError.self) { try fixture.state.setFaults(FaultPlan(script: [404])) }
+        #expect(throws: SandboxError.self) { try FaultAnswer(status: 404) }
+        #expect(throws: SandboxError.self) { try fixture.state.setFaults(FaultPlan(rates: ["404": 0.5])) }
         let counters = fixture.state.counters
         #expect(counters.byStatus["503"] == 1 && counters.byReason["TooManyRequests"] == 1 && counters.byStatus["200"] == 1)
+    }
+
+    @Test func anyDocumentedAnswerCanBeScriptedThroughTheAdminAPIWithEveryFieldOptional() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let admin = fixture.sandbox.adminPort!
+        func put(_ json: String) async throws -> (status: Int, body: String) {
+            let answer = try await HTTP1Exchange.send(method: .PUT, host: "127.0.0.1", port: admin, path: "/faults", body: Array(json.utf8))
+            return (answer.status, String(decoding: answer.body, as: UTF8.self))
+        }
+        // Only a script: the other fields are optional.
+        let scripted = try await put(#"{"script":["503 Shutdown", "Shutdown", 429, "410 Unregistered"]}"#)
+        #expect(scripted.status == 200, "\(scripted.body)")
+        #expect(scripted.body.contains(#""script":["503 Shutdown","503 Shutdown",429,"410 Unregistered"]"#), "\(scripted.body)")
+        let path = "/3/device/\(try fixture.device())"
+        var client = try await fixture.connect()
+        expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .shutdown)
+        // 503 Shutdown closes the connection with GOAWAY, as APNs does.
+        #expect(try await client.goAwayReason() == "Shutdown")
+        client = try await fixture.connect()
+        expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .shutdown)
+        client = try await fixture.connect()
+        expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .tooManyRequests)
+        let gone = try await client.send(path: path, headers: try fixture.headers(), body: alertPayload)
+        expect(gone, .unregistered)
+        #expect(gone.body.contains(#""timestamp":"#), "a scripted 410 carries a timestamp: \(gone.body)")
+        #expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload).status == 200)
+
+        // Only a latency, or only rates keyed as answers are written.
+        #expect(try await put(#"{"latencyMilliseconds":5}"#).status == 200)
+        #expect(fixture.state.faults == FaultPlan(latencyMilliseconds: 5))
+        #expect(try await put(#"{"rates":{"503 Shutdown":0.5}}"#).status == 200)
+        #expect(try await put("{}").status == 200)
+        #expect(fixture.state.faults.isEmpty)
+
+        // Mistakes say what is allowed.
+        let typo = try await put(#"{"latency":5}"#)
+        #expect(typo.status == 400 && typo.body.contains("unknown field") && typo.body.contains("latencyMilliseconds"), "\(typo.body)")
+        let wrongPair = try await put(#"{"script":["500 Shutdown"]}"#)
+        #expect(wrongPair.status == 400 && wrongPair.body.contains("Shutdown with 503"), "\(wrongPair.body)")
+        let unknown = try await put(#"{"script":["Sleepy"]}"#)
+        #expect(unknown.status == 400 && unknown.body.contains("Sleepy") && unknown.body.contains("503 Shutdown"), "\(unknown.body)")
+        let badStatus = try await put(#"{"script":[404]}"#)
+        #expect(badStatus.status == 400 && badStatus.body.contains("429, 500, 503"), "\(badStatus.body)")
     }
 
     @Test func idleConnectionsAreClosedWithIdleTimeout() async throws {

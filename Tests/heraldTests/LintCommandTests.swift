@@ -18,10 +18,14 @@ import Testing
     }
 
     @Test func readsStandardInputAndChecksHeaders() throws {
-        let output = try HeraldCLI.run(["lint", "-", "--push-type", "background"], stdin: #"{"aps":{"content-available":1}}"#)
+        let output = try HeraldCLI.run(["lint", "-", "--push-type", "background", "--priority", "10"], stdin: #"{"aps":{"content-available":1}}"#)
         #expect(output.status == 1)
         #expect(output.stdout.contains("<stdin>: error: header apns-priority: background pushes must have priority 5"))
         #expect(output.stdout.contains("APNs answers: 400 BadPriority"))
+        // No apns-priority at all: APNs accepts it (field reports), so a warning, not an error.
+        let unset = try HeraldCLI.run(["lint", "-", "--push-type", "background", "--topic", "com.x", "--auth", "token"], stdin: #"{"aps":{"content-available":1}}"#)
+        #expect(unset.stdout.contains("warning: header apns-priority: background push without apns-priority"), "\(unset.stdout)")
+        #expect(!unset.stdout.contains("error"), "\(unset.stdout)")
         let fixed = try HeraldCLI.run(["lint", "-", "--push-type", "background", "--priority", "5", "--topic", "com.x", "--auth", "token"], stdin: #"{"aps":{"content-available":1}}"#)
         #expect(fixed.status == 0)
         #expect(fixed.stdout == "no problems\n")

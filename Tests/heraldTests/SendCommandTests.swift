@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HeraldCore
 import Testing
 @testable import herald
 
@@ -83,6 +84,40 @@ import Testing
         #expect(!(try target.received(Self.tokenA)).contains("content-available"))
         let forced = try HeraldCLI.run(target.common + background + ["--force"], stdin: #"{"aps":{"content-available":1}}"#)
         #expect(forced.status == 1 && forced.stdout.contains("400") && forced.stdout.contains("BadPriority"), "\(forced.stdout)")
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func oneAPNsIDPerNotificationKeptAcrossItsRetries() async throws {
+        let target = try await start()
+        // The sandbox answers the first request 503; the retry must carry the same apns-id.
+        let faults = try runTool("/usr/bin/curl", ["-sS", "-X", "PUT", "-d", #"{"script":[503]}"#, "http://127.0.0.1:\(target.adminPort)/faults"])
+        #expect(faults.stdout.contains(#""script":[503]"#), "\(faults)")
+        let output = try HeraldCLI.run(target.common + ["--body", "Retried", "--token", Self.tokenA])
+        #expect(output.status == 0, "\(output.stderr)")
+        let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("200 ") })
+        #expect(line.contains("after 2 attempts"), "\(line)")
+        let id = try #require(line.split(separator: " ").drop { $0 != "apns-id" }.dropFirst().first.map(String.init))
+        #expect(try NotificationID(id).headerValue == id)
+        let refused = try await target.sandbox.line(containing: " 503 ServiceUnavailable ")
+        let accepted = try await target.sandbox.line(containing: " 200 ")
+        #expect(refused.hasSuffix("apns-id \(id)") && accepted.hasSuffix("apns-id \(id)"), "\(refused) / \(accepted)")
+
+        // An id given is sent as spelt, and APNs (the sandbox) echoes it so.
+        let upper = "123E4567-E89B-12D3-A456-426614174000"
+        let spelt = try HeraldCLI.run(target.common + ["--body", "Capitals", "--token", Self.tokenA, "--apns-id", upper, "--json"])
+        #expect(spelt.status == 0 && spelt.stdout.contains(#""apnsID":"\#(upper)""#), "\(spelt.stdout)")
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func aTokenListedTwiceIsSaidAndUniqueSendsOnce() async throws {
+        let target = try await start()
+        let file = target.folder.appendingPathComponent("tokens.txt").path
+        try "\(Self.tokenA)\n\(Self.tokenB)\n\(Self.tokenA.uppercased())\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let twice = try HeraldCLI.run(target.common + ["--body", "Twice", "--tokens-file", file])
+        #expect(twice.status == 0 && twice.stderr.contains("1 token(s) listed more than once (ababab…ababab ×2)"), "\(twice.stderr)")
+        #expect(twice.stderr.contains("sent 3: 3 accepted"), "\(twice.stderr)")
+        let once = try HeraldCLI.run(target.common + ["--body", "Once", "--tokens-file", file, "--unique"])
+        #expect(once.status == 0 && once.stderr.contains("each is sent once (--unique)") && once.stderr.contains("sent 2: 2 accepted"), "\(once.stderr)")
         _ = await target.sandbox.terminate()
     }
 

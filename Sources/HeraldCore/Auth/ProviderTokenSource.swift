@@ -75,6 +75,11 @@ public final class ProviderTokenSource: Sendable {
         return try result.get()
     }
 
+    /// How old `token` is by this source's clock.
+    public func age(of token: ProviderToken) -> TimeInterval {
+        token.age(at: clock.now)
+    }
+
     /// How many tokens this source has signed (for tests and metrics).
     public var mintedCount: Int { state.withLock { $0.minted } }
 

@@ -1,11 +1,18 @@
 import Foundation
 
 /// `apns-id`: a canonical UUID naming one notification, echoed by APNs in its answer.
+///
+/// An id parsed from text keeps its spelling: APNs echoes the value it received, so
+/// `123E4567-…` goes out and comes back in capitals. Two ids are equal when their UUIDs are,
+/// whatever their case.
 public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertible {
     public let uuid: UUID
+    /// The text this id was parsed from, sent as is; `nil` for an id made here.
+    private let spelling: String?
 
     public init(_ uuid: UUID = UUID()) {
         self.uuid = uuid
+        self.spelling = nil
     }
 
     /// A random (version 4) id drawn from `generator`: far cheaper than `UUID()` when ids are
@@ -16,6 +23,7 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
         func h(_ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: high >> (56 - 8 * i)) }
         func l(_ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: low >> (56 - 8 * i)) }
         self.uuid = UUID(uuid: (h(0), h(1), h(2), h(3), h(4), h(5), h(6), h(7), l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7)))
+        self.spelling = nil
     }
 
     /// Parses the canonical 8-4-4-4-12 form (either case); anything else is what APNs answers
@@ -24,6 +32,15 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
         var contiguous = text
         guard let uuid = contiguous.withUTF8(Self.parse) else { throw .badNotificationID(text) }
         self.uuid = uuid
+        self.spelling = text
+    }
+
+    public static func == (lhs: NotificationID, rhs: NotificationID) -> Bool {
+        lhs.uuid == rhs.uuid
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uuid)
     }
 
     /// The 16 bytes of an 8-4-4-4-12 hex UUID, read byte by byte (every APNs request may carry
@@ -54,8 +71,14 @@ public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertib
         return UUID(uuid: (h(0), h(1), h(2), h(3), h(4), h(5), h(6), h(7), l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7)))
     }
 
-    /// Lowercase canonical form, as Apple's documentation writes it.
+    /// The value sent in `apns-id`: the text it was parsed from, or else the lowercase canonical
+    /// form, as Apple's documentation writes it.
     public var headerValue: String {
+        spelling ?? canonical
+    }
+
+    /// The lowercase canonical form, whatever the spelling.
+    public var canonical: String {
         let hex: StaticString = "0123456789abcdef"
         return withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { out in

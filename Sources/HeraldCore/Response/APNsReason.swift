@@ -37,6 +37,12 @@ extension APNsReason {
     public static let invalidProviderToken = APNsReason(rawValue: "InvalidProviderToken")
     public static let missingProviderToken = APNsReason(rawValue: "MissingProviderToken")
     public static let unrelatedKeyIDInToken = APNsReason(rawValue: "UnrelatedKeyIdInToken")
+    /// The token's key is not enabled for this environment, as APNs spells it in its answers
+    /// (seen in the field; APNSwift added it in PR #229 from a real answer). Herald's sandbox
+    /// sends this spelling.
+    public static let badEnvironmentKeyInToken = APNsReason(rawValue: "BadEnvironmentKeyInToken")
+    /// The same reason as Apple's documentation table spells it; read as
+    /// ``badEnvironmentKeyInToken`` (same status and advice), never sent by the sandbox.
     public static let badEnvironmentKeyIDInToken = APNsReason(rawValue: "BadEnvironmentKeyIdInToken")
     // 404, 405
     public static let badPath = APNsReason(rawValue: "BadPath")
@@ -64,7 +70,7 @@ extension APNsReason {
         .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
         .missingTopic, .payloadEmpty, .topicDisallowed,
         .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
-        .missingProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken,
+        .missingProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyInToken,
         .badPath, .methodNotAllowed,
         .expiredToken, .unregistered,
         .payloadTooLarge,
@@ -73,8 +79,15 @@ extension APNsReason {
         .serviceUnavailable, .shutdown,
     ]
 
-    /// True for a reason Herald knows: Apple's documented reasons and ``badPayload``.
+    /// True for a reason Herald knows: Apple's documented reasons (in either spelling of
+    /// ``badEnvironmentKeyInToken``) and ``badPayload``.
     public var isKnown: Bool { Self.info[rawValue] != nil }
+
+    /// The spelling APNs sends for this reason: Apple's documentation spells one reason
+    /// differently from the answers (``badEnvironmentKeyIDInToken``); both read as one.
+    public var canonical: APNsReason {
+        self == .badEnvironmentKeyIDInToken ? .badEnvironmentKeyInToken : self
+    }
 
     /// The HTTP status APNs answers this reason with (`nil` for an unknown reason).
     public var status: Int? { Self.info[rawValue]?.status }
@@ -176,7 +189,8 @@ extension APNsReason {
         "InvalidProviderToken": Info(status: 403, meaning: "The provider token is malformed, its signature does not verify, or its key or team is unknown.", retry: .never, tokenAction: .keep),
         "MissingProviderToken": Info(status: 403, meaning: "No certificate was presented and the authorization header has no provider token.", retry: .never, tokenAction: .keep),
         "UnrelatedKeyIdInToken": Info(status: 403, meaning: "The token's key id is not related to the key first used on this connection (one team per connection).", retry: .never, tokenAction: .keep),
-        "BadEnvironmentKeyIdInToken": Info(status: 403, meaning: "The token's key is not enabled for this environment.", retry: .never, tokenAction: .keep),
+        "BadEnvironmentKeyInToken": Info(status: 403, meaning: "The token's key is not enabled for this environment (development or production).", retry: .never, tokenAction: .keep),
+        "BadEnvironmentKeyIdInToken": Info(status: 403, meaning: "The token's key is not enabled for this environment (development or production).", retry: .never, tokenAction: .keep),
         "BadPath": Info(status: 404, meaning: "The request path is not /3/device/<token>.", retry: .never, tokenAction: .keep),
         "MethodNotAllowed": Info(status: 405, meaning: "Only POST is supported.", retry: .never, tokenAction: .keep),
         "ExpiredToken": Info(status: 410, meaning: "The device token has expired.", retry: .never, tokenAction: .deactivate),

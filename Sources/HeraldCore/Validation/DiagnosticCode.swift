@@ -31,6 +31,7 @@ extension DiagnosticCode {
 
     // Warnings: APNs accepts, the device misbehaves.
     public static let pushTypeMissing = DiagnosticCode(rawValue: "push-type-missing")
+    public static let backgroundPriorityDefault = DiagnosticCode(rawValue: "background-priority-default")
     public static let headerUnknown = DiagnosticCode(rawValue: "header-unknown")
     public static let expirationPast = DiagnosticCode(rawValue: "expiration-past")
     public static let duplicateKey = DiagnosticCode(rawValue: "duplicate-key")
@@ -89,7 +90,7 @@ extension DiagnosticCode {
         (.duplicateHeader, .error, "an APNs header is given more than once"),
         (.pushTypeInvalid, .error, "apns-push-type is not a type APNs knows"),
         (.priorityInvalid, .error, "apns-priority is not 10, 5 or 1"),
-        (.backgroundPriority, .error, "background push with priority 10 (given or by default)"),
+        (.backgroundPriority, .error, "background push sent with apns-priority: 10"),
         (.topicMissing, .error, "no apns-topic with token authentication"),
         (.topicInvalid, .error, "apns-topic is empty or contains spaces"),
         (.topicSuffix, .error, "apns-topic lacks the suffix the push type needs (.voip, .push-type.liveactivity…)"),
@@ -98,6 +99,7 @@ extension DiagnosticCode {
         (.apnsIDInvalid, .error, "apns-id is not a canonical UUID"),
         (.pushTypeNeedsTokenAuth, .error, "liveactivity or location push with certificate authentication"),
         (.pushTypeMissing, .warning, "no apns-push-type header"),
+        (.backgroundPriorityDefault, .warning, "background push without apns-priority (APNs accepts it and uses 10; send 5)"),
         (.headerUnknown, .warning, "an apns-… header APNs does not define (a typo?)"),
         (.expirationPast, .warning, "apns-expiration is already past"),
         (.duplicateKey, .warning, "a JSON object repeats a key; only the last one counts"),

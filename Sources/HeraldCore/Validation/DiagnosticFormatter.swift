@@ -21,7 +21,7 @@ public struct DiagnosticFormatter: Sendable {
             line = "\(source): \(diagnostic.severity.rawValue): \(diagnostic.location): \(diagnostic.message)"
         }
         line += " [\(diagnostic.code.rawValue)]"
-        if let reason = diagnostic.reason { line += "\n    APNs answers: \(reason.status.map(String.init) ?? "?") \(reason)" }
+        if let reason = diagnostic.reason { line += "\n    " + Self.answer(reason) }
         if let fix = diagnostic.fix { line += "\n    fix: \(fix)" }
         return line
     }
@@ -43,5 +43,13 @@ public struct DiagnosticFormatter: Sendable {
             return "\(count) \(noun)\(count == 1 ? "" : "s")"
         }
         return parts.isEmpty ? "no problems" : parts.joined(separator: ", ")
+    }
+
+    /// What APNs answers, saying where the reason comes from: Apple's table, or, for a request
+    /// Apple documents no reason for, Herald's own name for it.
+    static func answer(_ reason: APNsReason) -> String {
+        let status = reason.status.map(String.init) ?? "an error"
+        if APNsReason.known.contains(reason.canonical) { return "APNs answers: \(status) \(reason)" }
+        return "APNs refuses it; Apple documents no answer for this, Herald's sandbox answers \(status) \(reason)"
     }
 }

@@ -95,13 +95,22 @@ extension LintRun {
                    fix: "send with a .p8 key, key id and team id", reason: .topicDisallowed)
         }
 
-        if pushType == .background, (priority ?? .immediate) == .immediate {
-            let given = priority != nil
+        // Background pushes and priority. Apple ("Sending background updates to your app"):
+        // "Specifying [priority 10] for a notification that has a payload containing the
+        // content-available key causes an error", and without apns-priority "APNs sets the
+        // notification priority to 10". Apple does not say that leaving the header out is an
+        // error, and the field says it is not: node-apn, gorush (sideshow/apns2) and aioapns
+        // send no apns-priority unless asked, their users' background pushes are accepted
+        // (node-apn issue #241, parse-community/node-apn PR #14: 200, then a device that may
+        // not wake). So: priority 10 given is the documented error; no header is a warning.
+        if pushType == .background, priority == .immediate {
             report(.backgroundPriority, .error, header: HeaderName.priority,
-                   given
-                       ? "background pushes must have priority 5; priority 10 is an error"
-                       : "background pushes must have priority 5; without apns-priority APNs uses 10, which is an error",
+                   "background pushes must have priority 5; Apple documents priority 10 as an error for them",
                    fix: "send apns-priority: 5", reason: .badPriority)
+        } else if pushType == .background, priority == nil {
+            report(.backgroundPriorityDefault, .warning, header: HeaderName.priority,
+                   "background push without apns-priority: APNs accepts it but uses priority 10, which Apple says background pushes must not have; the device may throttle or drop it",
+                   fix: "send apns-priority: 5")
         }
     }
 

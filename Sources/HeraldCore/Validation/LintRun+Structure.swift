@@ -9,20 +9,21 @@ extension LintRun {
         do {
             value = try JSONParser().parse(bytes)
         } catch {
+            // APNs checks the size before it reads the JSON: an oversized body is 413 whatever it holds.
+            checkSize(payload: nil)
             diagnostics.append(Diagnostic(
                 code: .invalidJSON, severity: .error, line: error.line, column: error.column,
                 message: "the payload is not valid JSON: \(error.message)",
                 fix: "correct the JSON at line \(error.line), column \(error.column); a JSON validator or `herald lint` after each edit shows the next problem",
                 reason: .badPayload
             ))
-            checkSize(payload: nil)
             return
         }
         guard case .object(let root) = value else {
+            checkSize(payload: nil)
             report(.payloadNotObject, .error, path: .root,
                    "the payload must be a JSON object, but its top level is \(value.typeName == "array" ? "an" : "a") \(value.typeName)",
                    fix: "wrap it as {\"aps\": {…}}", reason: .badPayload)
-            checkSize(payload: nil)
             return
         }
         let payload = Payload(json: root)

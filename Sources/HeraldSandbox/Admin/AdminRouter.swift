@@ -124,6 +124,9 @@ struct AdminRouter: Sendable {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let DecodingError.keyNotFound(key, _) {
             throw SandboxError.invalid("the JSON body lacks \"\(key.stringValue)\"")
+        } catch let DecodingError.dataCorrupted(context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw SandboxError.invalid((path.isEmpty ? "" : "at \(path): ") + context.debugDescription)
         } catch let DecodingError.typeMismatch(_, context) {
             throw SandboxError.invalid("wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
         } catch {

@@ -2,12 +2,15 @@ import HeraldCore
 
 /// Failures the sandbox injects so clients can be tested against a misbehaving APNs.
 ///
-/// Statuses come first from ``script`` (in order, one per request), then at random by ``rates``.
-/// 429 answers `TooManyRequests`, 500 `InternalServerError`, 503 `ServiceUnavailable`.
+/// Answers come first from ``script`` (in order, one per request), then at random by ``rates``.
+/// A bare status answers its usual reason (429 `TooManyRequests`, 500 `InternalServerError`,
+/// 503 `ServiceUnavailable`); any other documented pair is written as `"503 Shutdown"` (see
+/// ``FaultAnswer``). Every field is optional in JSON: what is left out is not injected.
 public struct FaultPlan: Sendable, Hashable, Codable {
-    /// Statuses to answer to the next requests, one each, before anything else.
-    public var script: [Int]
-    /// Probability (0…1) of answering each status, per request.
+    /// Answers to the next requests, one each, before anything else.
+    public var script: [FaultAnswer]
+    /// Probability (0…1) of each answer, per request, keyed as a ``FaultAnswer`` is written
+    /// (`"500"`, `"503 Shutdown"`).
     public var rates: [String: Double]
     /// Added to every answer, in milliseconds.
     public var latencyMilliseconds: Int
@@ -17,7 +20,7 @@ public struct FaultPlan: Sendable, Hashable, Codable {
     public var resetAfterStreams: Int?
 
     public init(
-        script: [Int] = [], rates: [String: Double] = [:], latencyMilliseconds: Int = 0,
+        script: [FaultAnswer] = [], rates: [String: Double] = [:], latencyMilliseconds: Int = 0,
         goAwayAfterStreams: Int? = nil, resetAfterStreams: Int? = nil
     ) {
         self.script = script
@@ -27,10 +30,36 @@ public struct FaultPlan: Sendable, Hashable, Codable {
         self.resetAfterStreams = resetAfterStreams
     }
 
-    /// The statuses a fault may answer, with their reasons.
-    public static let faultReasons: [Int: APNsReason] = [
-        429: .tooManyRequests, 500: .internalServerError, 503: .serviceUnavailable,
-    ]
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case script, rates, latencyMilliseconds, goAwayAfterStreams, resetAfterStreams
+    }
+
+    /// Reads a plan in which every field may be left out; an unknown field is an error naming
+    /// the allowed ones (a typo such as `"latency"` would otherwise inject nothing, silently).
+    public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        if let unknown = keys.first(where: { CodingKeys(rawValue: $0) == nil }) {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [AnyKey(stringValue: unknown)],
+                debugDescription: "unknown field \"\(unknown)\"; allowed: " + CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+            ))
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            script: try container.decodeIfPresent([FaultAnswer].self, forKey: .script) ?? [],
+            rates: try container.decodeIfPresent([String: Double].self, forKey: .rates) ?? [:],
+            latencyMilliseconds: try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0,
+            goAwayAfterStreams: try container.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams),
+            resetAfterStreams: try container.decodeIfPresent(Int.self, forKey: .resetAfterStreams)
+        )
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 
     /// True when nothing is injected.
     public var isEmpty: Bool {
@@ -38,16 +67,16 @@ public struct FaultPlan: Sendable, Hashable, Codable {
             && goAwayAfterStreams == nil && resetAfterStreams == nil
     }
 
-    /// Checks statuses and rates, saying what is allowed.
+    /// The rates with their keys read (call after ``validate()``).
+    public var answerRates: [(answer: FaultAnswer, rate: Double)] {
+        rates.sorted { $0.key < $1.key }.compactMap { key, rate in (try? FaultAnswer(text: key)).map { ($0, rate) } }
+    }
+
+    /// Checks rates and bounds, saying what is allowed (script answers are checked when made).
     public func validate() throws(SandboxError) {
-        for status in script where Self.faultReasons[status] == nil {
-            throw .invalid("fault script status \(status) is not one of 429, 500, 503")
-        }
-        for (status, rate) in rates {
-            guard let code = Int(status), Self.faultReasons[code] != nil else {
-                throw .invalid("fault rate for '\(status)': only 429, 500 and 503 can be injected")
-            }
-            guard (0...1).contains(rate) else { throw .invalid("fault rate \(rate) for \(status) is outside 0…1") }
+        for (key, rate) in rates {
+            _ = try FaultAnswer(text: key)
+            guard (0...1).contains(rate) else { throw .invalid("fault rate \(rate) for \(key) is outside 0…1") }
         }
         guard latencyMilliseconds >= 0, latencyMilliseconds <= 60_000 else {
             throw .invalid("latency \(latencyMilliseconds) ms is outside 0…60000")
@@ -56,4 +85,3 @@ public struct FaultPlan: Sendable, Hashable, Codable {
         if let count = resetAfterStreams, count < 1 { throw .invalid("resetAfterStreams must be at least 1") }
     }
 }
-

@@ -206,19 +206,19 @@ public final class SandboxState: Sendable {
     }
 
     /// The next injected fault status, if any.
-    func nextFault() -> (status: Int, latency: Int, goAwayAfter: Int?, resetAfter: Int?) {
+    func nextFault() -> (answer: FaultAnswer?, latency: Int, goAwayAfter: Int?, resetAfter: Int?) {
         storage.withLock { storage in
             let plan = storage.faults
-            var status = 0
+            var answer: FaultAnswer?
             if !storage.faults.script.isEmpty {
-                status = storage.faults.script.removeFirst()
+                answer = storage.faults.script.removeFirst()
             } else {
-                for (code, rate) in plan.rates where rate > 0 && Double.random(in: 0..<1) < rate {
-                    status = Int(code) ?? 0
+                for (candidate, rate) in plan.answerRates where rate > 0 && Double.random(in: 0..<1) < rate {
+                    answer = candidate
                     break
                 }
             }
-            return (status, plan.latencyMilliseconds, plan.goAwayAfterStreams, plan.resetAfterStreams)
+            return (answer, plan.latencyMilliseconds, plan.goAwayAfterStreams, plan.resetAfterStreams)
         }
     }
 
@@ -227,7 +227,7 @@ public final class SandboxState: Sendable {
         storage.withLock { storage in
             if storage.revokedKeys.contains(keyID) { return .forbidden }
             if let environment = storage.keyEnvironments[keyID], environment != configuration.environment {
-                return .badEnvironmentKeyIDInToken
+                return .badEnvironmentKeyInToken
             }
             return nil
         }

@@ -98,10 +98,11 @@ struct RequestEvaluator: Sendable {
         _ request: SandboxRequest, headers: [(name: String, value: String)], token: String, topic: String, pushType: PushType?,
         apnsID: String, connection: ConnectionAuthentication
     ) -> SandboxResponse {
-        let fault = state.hasFaults ? state.nextFault() : (status: 0, latency: 0, goAwayAfter: nil, resetAfter: nil)
+        let fault = state.hasFaults ? state.nextFault() : (answer: nil, latency: 0, goAwayAfter: nil, resetAfter: nil)
         var response: SandboxResponse
-        if fault.status != 0, let reason = FaultPlan.faultReasons[fault.status] {
-            response = .failure(reason, apnsID: apnsID)
+        if let answer = fault.answer {
+            let timestamp = answer.status == 410 ? Int64((state.clock.now.timeIntervalSince1970 * 1000).rounded()) : nil
+            response = .failure(answer.reason, apnsID: apnsID, timestamp: timestamp)
         } else {
             let uniqueID = environment == .development ? NotificationID(using: &connection.random).headerValue : nil
             let notification = SandboxNotification(

@@ -74,7 +74,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "apns-collapse-id (at most 64 bytes).")
     var collapseID: String?
 
-    @Option(help: "apns-id (a UUID; default: APNs makes one).")
+    @Option(help: "apns-id (a UUID, sent as spelt; default: a new UUID per notification, kept across its retries).")
     var apnsID: String?
 
     @Option(name: .customLong("token"), help: "A device token (hex); repeatable.")
@@ -82,6 +82,9 @@ struct SendCommand: AsyncParsableCommand {
 
     @Option(help: "A file of device tokens, one per line (# starts a comment).")
     var tokensFile: String?
+
+    @Flag(help: "Send once to a token listed several times (by default each listing is sent, with a warning).")
+    var unique = false
 
     @Option(help: "The payload: a JSON file, or - for standard input.")
     var payload: String?
@@ -180,13 +183,23 @@ struct SendCommand: AsyncParsableCommand {
         }
         var notifications: [PushNotification] = []
         var rejected: [(String, String)] = []
+        // One apns-id per notification, made here so that every attempt carries the same one
+        // (APNs would make a new id per attempt) and a result can be matched with what was sent.
+        var random = FastRandomGenerator()
+        var listed: [DeviceToken: Int] = [:]
         for text in tokenTexts {
             do {
-                notifications.append(PushNotification(deviceToken: try DeviceToken(parsing: text), body: .raw(body), headers: headers))
+                let token = try DeviceToken(parsing: text)
+                listed[token, default: 0] += 1
+                if unique, listed[token]! > 1 { continue }
+                var itemHeaders = headers
+                if itemHeaders.id == nil { itemHeaders.id = NotificationID(using: &random) }
+                notifications.append(PushNotification(deviceToken: token, body: .raw(body), headers: itemHeaders))
             } catch {
                 rejected.append((text, error.description))
             }
         }
+        Self.warnAboutRepeats(listed, unique: unique)
 
         let (endpoint, transport) = try server()
         let client: APNsClient
@@ -281,6 +294,16 @@ struct SendCommand: AsyncParsableCommand {
             texts = Self.tokenLines(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
         }
         return texts
+    }
+
+    /// Says which tokens were listed more than once, and what was done about it.
+    static func warnAboutRepeats(_ listed: [DeviceToken: Int], unique: Bool) {
+        let repeated = listed.filter { $0.value > 1 }.sorted { $0.key.hex < $1.key.hex }
+        guard !repeated.isEmpty else { return }
+        let examples = repeated.prefix(3).map { "\(SendReportPrinter.short($0.key.hex)) ×\($0.value)" }.joined(separator: ", ")
+        let more = repeated.count > 3 ? " and \(repeated.count - 3) more" : ""
+        let what = unique ? "each is sent once (--unique)" : "each listing is sent, so the device gets it more than once; --unique sends once"
+        FileHandle.standardError.write(Data("herald send: \(repeated.count) token(s) listed more than once (\(examples)\(more)): \(what)\n".utf8))
     }
 
     /// `.p12` and `.pfx` files hold a certificate and its key together.

@@ -18,13 +18,14 @@ struct SendReportPrinter {
         if let status = result.status {
             var line = "\(status) \(token)"
             if let reason = result.reason { line += " \(reason.rawValue)" }
-            if let timestamp = result.timestamp { line += " (since \(ISO8601DateFormatter().string(from: timestamp)))" }
-            if let id = result.apnsID { line += " apns-id \(id)" }
+            if let timestamp = result.timestamp { line += " (since \(Self.isoMilliseconds(timestamp)), \(Self.milliseconds(timestamp)) ms)" }
+            if let id = result.apnsID ?? result.requestedID?.headerValue { line += " apns-id \(id)" }
             line += " \(latency)\(attempts)"
-            if let reason = result.reason { line += " — \(reason.meaning)" }
+            if let reason = result.reason { line += " — \(result.detail ?? reason.meaning)" }
             say(line)
         } else {
-            say("--- \(token) \(result.failure?.description ?? "no answer") \(latency)\(attempts)")
+            let id = result.requestedID.map { " apns-id \($0.headerValue)" } ?? ""
+            say("--- \(token) \(result.failure?.description ?? "no answer")\(id) \(latency)\(attempts)")
         }
     }
 
@@ -63,6 +64,18 @@ struct SendReportPrinter {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// A 410 timestamp as APNs sends it: milliseconds since 1970.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// A 410 timestamp in ISO 8601 with its milliseconds (`2026-11-24T01:02:03.456Z`).
+    static func isoMilliseconds(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
     static func short(_ hex: String) -> String {
         hex.count > 16 ? "\(hex.prefix(6))…\(hex.suffix(6))" : hex
     }
@@ -79,21 +92,28 @@ struct SendReportPrinter {
         var reason: String?
         var apnsID: String?
         var uniqueID: String?
-        var timestamp: String?
+        /// The 410 timestamp as APNs sends it, in milliseconds since 1970.
+        var timestamp: Int64?
+        /// The same moment in ISO 8601, milliseconds kept.
+        var since: String?
         var attempts: Int?
         var latencyMilliseconds: Double?
         var error: String?
+        /// Herald's explanation, when it knows more than the reason says.
+        var detail: String?
 
         init(_ result: APNsResult) {
             token = result.deviceToken.hex
             status = result.status
             reason = result.reason?.rawValue
-            apnsID = result.apnsID
+            apnsID = result.apnsID ?? result.requestedID?.headerValue
             uniqueID = result.uniqueID
-            timestamp = result.timestamp.map { ISO8601DateFormatter().string(from: $0) }
+            timestamp = result.timestamp.map(SendReportPrinter.milliseconds)
+            since = result.timestamp.map(SendReportPrinter.isoMilliseconds)
             attempts = result.attempts
             latencyMilliseconds = result.latency.inMilliseconds
             error = result.failure?.description
+            detail = result.detail
         }
 
         init(token: String, error: String) {

@@ -47,8 +47,14 @@ import Testing
         #expect(throws: RequestFieldError.emptyCollapseID) { try CollapseID("") }
     }
 
-    @Test func notificationIDIsACanonicalUUID() throws {
-        #expect(try NotificationID("123E4567-E89B-12D3-A456-426614174000").headerValue == "123e4567-e89b-12d3-a456-426614174000")
+    @Test func notificationIDIsACanonicalUUIDSentAsSpelt() throws {
+        // APNs echoes the apns-id it received, so the id goes out as the user spelt it.
+        let upper = try NotificationID("123E4567-E89B-12D3-A456-426614174000")
+        #expect(upper.headerValue == "123E4567-E89B-12D3-A456-426614174000")
+        #expect(upper.canonical == "123e4567-e89b-12d3-a456-426614174000")
+        let lower = try NotificationID("123e4567-e89b-12d3-a456-426614174000")
+        #expect(upper == lower && Set([upper, lower]).count == 1)
+        #expect(NotificationHeaders(id: upper).fields().last?.value == "123E4567-E89B-12D3-A456-426614174000")
         #expect(throws: RequestFieldError.self) { try NotificationID("123e4567e89b12d3a456426614174000") }
         #expect(NotificationID().headerValue.count == 36)
     }

@@ -9,7 +9,7 @@ import Testing
               "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
               "MissingTopic", "PayloadEmpty", "TopicDisallowed"],
         403: ["BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden", "InvalidProviderToken",
-              "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken"],
+              "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyInToken"],
         404: ["BadPath"],
         405: ["MethodNotAllowed"],
         410: ["ExpiredToken", "Unregistered"],
@@ -31,6 +31,19 @@ import Testing
             }
         }
         #expect(Set(APNsReason.known.map(\.rawValue)) == Set(all))
+    }
+
+    @Test func theEnvironmentKeyReasonIsReadInBothSpellings() {
+        // Apple's table spells it BadEnvironmentKeyIdInToken; APNs answers BadEnvironmentKeyInToken
+        // (APNSwift PR #229, from a real answer). Both read as one reason; the wire spelling is sent.
+        let documented = APNsReason(rawValue: "BadEnvironmentKeyIdInToken")
+        let wire = APNsReason(rawValue: "BadEnvironmentKeyInToken")
+        for reason in [documented, wire] {
+            #expect(reason.isKnown && reason.status == 403 && reason.retry == .never && reason.tokenAction == .keep, "\(reason)")
+            #expect(reason.canonical == wire)
+        }
+        #expect(APNsReason.known.contains(wire) && !APNsReason.known.contains(documented))
+        #expect(APNsErrorBody(bytes: Array(#"{"reason":"BadEnvironmentKeyIdInToken"}"#.utf8))?.reason.canonical == .badEnvironmentKeyInToken)
     }
 
     @Test func retryAndTokenAdviceFollowApple() {

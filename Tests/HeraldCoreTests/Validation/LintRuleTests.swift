@@ -57,6 +57,9 @@ let ruleCases: [RuleCase] = [
              triggers: LintInput(alert, [("apns-push-type", "alert"), ("apns-priority", "7")]),
              clean: LintInput(alert, [("apns-push-type", "alert"), ("apns-priority", "5")])),
     RuleCase(code: .backgroundPriority,
+             triggers: LintInput(background, [("apns-push-type", "background"), ("apns-priority", "10")]),
+             clean: LintInput(background, [("apns-push-type", "background")])),
+    RuleCase(code: .backgroundPriorityDefault,
              triggers: LintInput(background, [("apns-push-type", "background")]),
              clean: LintInput(background, bgHeaders)),
     RuleCase(code: .topicMissing,
@@ -230,7 +233,7 @@ let ruleCases: [RuleCase] = [
     }
 
     @Test func errorsComeFirstAndCleanPayloadsHaveNone() {
-        let diagnostics = LintInput(#"{"aps":{"mutable-content":"1","badge":-1}}"#, [("apns-push-type", "background")]).lint()
+        let diagnostics = LintInput(#"{"aps":{"mutable-content":"1","badge":-1}}"#, [("apns-push-type", "background"), ("apns-priority", "10")]).lint()
         #expect(diagnostics.first?.severity == .error)
         #expect(diagnostics.map(\.severity) == diagnostics.map(\.severity).sorted(by: >))
         let clean = LintInput(
@@ -258,6 +261,23 @@ let ruleCases: [RuleCase] = [
         let diagnostic = try #require(LintInput(spaced).lint().first { $0.code == .payloadTooLarge })
         #expect(diagnostic.message.contains("4096"))
         #expect(diagnostic.message.contains("without whitespace"))
+    }
+
+    @Test func anOversizedBodyIsTooLargeBeforeItIsInvalid() {
+        // APNs checks the size first: 5000 bytes of broken JSON are 413, not 400.
+        let broken = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 5000) + "\","
+        #expect(LintInput(broken).lint().firstReason == .payloadTooLarge)
+        let array = "[" + String(repeating: "1,", count: 2600) + "1]"
+        #expect(LintInput(array).lint().firstReason == .payloadTooLarge)
+        #expect(LintInput(#"{"aps":{"alert":"x",}}"#).lint().firstReason == .badPayload)
+    }
+
+    @Test func theAnswerSaysWhetherAppleDocumentsIt() {
+        let documented = DiagnosticFormatter(source: "p").format(LintInput(alert, [("apns-push-type", "alert"), ("apns-priority", "7")]).lint())
+        #expect(documented.contains("APNs answers: 400 BadPriority"), "\(documented)")
+        let undocumented = DiagnosticFormatter(source: "p").format(LintInput(#"{"aps":{"alert":"x",}}"#).lint())
+        #expect(undocumented.contains("Apple documents no answer for this, Herald's sandbox answers 400 BadPayload"), "\(undocumented)")
+        #expect(!undocumented.contains("APNs answers: 400 BadPayload"))
     }
 
     @Test func formatterPrintsLikeACompiler() {
