@@ -109,6 +109,22 @@ import Testing
         _ = await target.sandbox.terminate()
     }
 
+    @Test func the410TimestampKeepsItsMilliseconds() async throws {
+        let target = try await start()
+        _ = try runTool("/usr/bin/curl", ["-sS", "-X", "PUT", "-d", #"{"script":["410 Unregistered","410 Unregistered"]}"#, "http://127.0.0.1:\(target.adminPort)/faults"])
+        let json = try HeraldCLI.run(target.common + ["--body", "Gone", "--token", Self.tokenA, "--json"])
+        let line = try #require(json.stdout.split(separator: "\n").first { $0.contains("Unregistered") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        // Apple's form: milliseconds since 1970, as a number; and the same moment in ISO 8601.
+        let milliseconds = try #require(object["timestamp"] as? Int64)
+        #expect(abs(Double(milliseconds) / 1000 - Date().timeIntervalSince1970) < 60, "\(milliseconds)")
+        let since = try #require(object["since"] as? String)
+        #expect(since.contains(".") && since.hasSuffix("Z"), "ISO 8601 with milliseconds: \(since)")
+        let text = try HeraldCLI.run(target.common + ["--body", "Gone", "--token", Self.tokenA])
+        #expect(text.stdout.contains(" ms) apns-id "), "\(text.stdout)")
+        _ = await target.sandbox.terminate()
+    }
+
     @Test func aTokenListedTwiceIsSaidAndUniqueSendsOnce() async throws {
         let target = try await start()
         let file = target.folder.appendingPathComponent("tokens.txt").path
