@@ -27,6 +27,32 @@ import Testing
         #expect(unreachable.status == 64 && unreachable.stderr.contains("could not connect"), "\(unreachable.stderr)")
     }
 
+    @Test func benchSignsWithTheKeyItIsGivenOrAProfiles() async throws {
+        // A sandbox that verifies signatures with its key file: a random key is refused.
+        let target = try await SendCommandTests().start()
+        let server = ["bench", "-n", "50", "-c", "1", "-m", "10", "--devices", "5", "--json", "--url", "https://127.0.0.1:\(target.port)", "--cacert", target.certificate]
+        let unsigned = try HeraldCLI.run(server)
+        #expect(unsigned.status == 1 && unsigned.stdout.contains(#""InvalidProviderToken" : 50"#), "\(unsigned.stdout)\(unsigned.stderr)")
+        // One home for the runs that sign with the key: they share its token, as runs on one
+        // machine do (a second token within 20 minutes is TooManyProviderTokenUpdates).
+        let home = ["HERALD_HOME": target.folder.appendingPathComponent("home").path]
+        let signed = try HeraldCLI.run(server + ["--key", target.keyPath, "--team-id", "DEF123GHIJ"], environment: home)
+        #expect(signed.status == 0 && signed.stdout.contains(#""failures" : {"#) && !signed.stdout.contains("InvalidProviderToken"), "\(signed.stdout)\(signed.stderr)")
+
+        // The same from a profile: its URL, certificate, key and bundle id.
+        let added = try HeraldCLI.run([
+            "profile", "add", "local", "--url", "https://127.0.0.1:\(target.port)", "--cacert", target.certificate,
+            "--key", target.keyPath, "--team-id", "DEF123GHIJ", "--bundle-id", "com.example.app",
+        ], environment: home)
+        #expect(added.status == 0, "\(added.stderr)")
+        let profiled = try HeraldCLI.run(["bench", "-n", "50", "-c", "1", "-m", "10", "--profile", "local", "--json"], environment: home)
+        #expect(profiled.status == 0 && profiled.stdout.contains(#""notifications" : 50"#), "\(profiled.stdout)\(profiled.stderr)")
+        _ = try HeraldCLI.run(["profile", "add", "apple", "--sandbox", "--key", target.keyPath, "--team-id", "DEF123GHIJ"], environment: home)
+        let apple = try HeraldCLI.run(["bench", "-n", "5", "--profile", "apple"], environment: home)
+        #expect(apple.status != 0 && apple.stderr.contains("a benchmark sends only to a server you run"), "\(apple.stderr)")
+        _ = await target.sandbox.terminate()
+    }
+
     @Test func serveBenchBroadcastsToEveryRegisteredDevice() throws {
         let output = try HeraldCLI.run(["bench", "serve", "-n", "500", "--workers", "2", "--batch-size", "100", "--rounds", "2", "--json"])
         #expect(output.status == 0, "\(output.stderr)")

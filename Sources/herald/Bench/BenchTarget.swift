@@ -41,15 +41,21 @@ struct BenchTarget {
         )
     }
 
-    /// A connected client with a fresh provider key. A fresh key id and team per run: a server
-    /// that saw another run's token for the same team and key within 20 minutes would rightly
-    /// answer TooManyProviderTokenUpdates.
-    func connectedClient(command: String) async throws -> APNsClient {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        let randomID = { String((0..<10).map { _ in alphabet.randomElement()! }) }
-        let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: randomID(), teamID: randomID())
+    /// A connected client with `authentication`, or else with a fresh provider key. A fresh key
+    /// id and team per run: a server that saw another run's token for the same team and key
+    /// within 20 minutes would rightly answer TooManyProviderTokenUpdates.
+    func connectedClient(authentication given: APNsClientConfiguration.Authentication? = nil, command: String) async throws -> APNsClient {
+        let authentication: APNsClientConfiguration.Authentication
+        if let given {
+            authentication = given
+        } else {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+            let randomID = { String((0..<10).map { _ in alphabet.randomElement()! }) }
+            let key = try ProviderKey(privateKey: P256.Signing.PrivateKey(), keyID: randomID(), teamID: randomID())
+            authentication = .token(ProviderTokenSource(key: key))
+        }
         let client = try APNsClient(configuration: APNsClientConfiguration(
-            endpoint: endpoint, transport: transport, authentication: .token(ProviderTokenSource(key: key)),
+            endpoint: endpoint, transport: transport, authentication: authentication,
             connections: options.connections, streamsPerConnection: options.streams, retry: .never
         ))
         do {

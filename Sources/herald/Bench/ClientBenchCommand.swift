@@ -14,6 +14,11 @@ struct ClientBenchCommand: AsyncParsableCommand {
             auto-accepted, no burst limit) and sends to it. With --url it sends to that server \
             instead (trusting --cacert), e.g. a `herald sandbox` started separately, which is how \
             docs/PERFORMANCE.md compares it with h2load. Only send benchmarks to servers you run.
+
+            It signs with a new random key each run, which a server that does not check signatures \
+            (herald sandbox --auto-accept) accepts. For a server that checks them (herald sandbox \
+            --key-file), give the same credentials as herald send: --key, --key-id and --team-id, \
+            --cert, or --profile (whose URL target, certificate to trust and bundle id are used too).
             """
     )
 
@@ -21,6 +26,15 @@ struct ClientBenchCommand: AsyncParsableCommand {
     var count = 100_000
 
     @OptionGroup var options: BenchTargetOptions
+
+    @OptionGroup(title: "Credentials (default: a new random key)")
+    var credentials: CredentialOptions
+
+    @Option(help: "Take credentials, the --url target, the certificate to trust and the bundle id from a saved profile (herald profile add); flags given here win.")
+    var profile: String?
+
+    @Option(help: "apns-topic of the notifications.")
+    var bundleID = ClientBenchCommand.defaultBundleID
 
     @Option(help: "Payload file (default: a 147-byte alert).")
     var payload: String?
@@ -36,12 +50,22 @@ struct ClientBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var options = options
+        var credentials = credentials
+        var bundleID = bundleID
+        if let profile {
+            let saved = try ProfileStore(home: HeraldHome()).profile(named: profile)
+            try options.fill(from: saved, command: "bench")
+            credentials.fill(from: saved)
+            if let savedBundle = saved.bundleID, bundleID == Self.defaultBundleID { bundleID = savedBundle }
+        }
+        let authentication = try credentials.authentication(environment: ProcessInfo.processInfo.environment, command: "bench")
         let body = try payload.map { try readInput($0, command: "bench") } ?? Array(Self.defaultPayload.utf8)
         let target = try await BenchTarget.start(options, command: "bench")
-        let client = try await target.connectedClient(command: "bench")
+        let client = try await target.connectedClient(authentication: authentication, command: "bench")
 
         let tokens = try BenchTarget.tokens(devices)
-        let headers = NotificationHeaders(pushType: .alert, topic: "com.example.app", priority: .immediate)
+        let headers = NotificationHeaders(pushType: .alert, topic: bundleID, priority: .immediate)
         let total = count
         var histogram = LatencyHistogram()
         var failures: [String: Int] = [:]
@@ -56,6 +80,7 @@ struct ClientBenchCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - start
         try await client.shutdown()
         try await target.shutdown()
+        if case .token(let source)? = authentication { TokenCache(home: HeraldHome()).keep(source) }
 
         let seconds = elapsed.inSeconds
         let report = BenchReport(
@@ -74,6 +99,8 @@ struct ClientBenchCommand: AsyncParsableCommand {
         }
         if !failures.isEmpty { throw ExitCode(1) }
     }
+
+    static let defaultBundleID = "com.example.app"
 
     static let defaultPayload =
         #"{"aps":{"alert":{"title":"Benchmark","body":"A notification of about 150 bytes, as in the issue"},"badge":1,"sound":"default"},"order":"A-1234567"}"#

@@ -35,23 +35,8 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Trust this PEM certificate (e.g. the sandbox's) instead of the system's roots.")
     var cacert: String?
 
-    @Option(help: "Provider key (.p8) for token authentication [env: HERALD_KEY].")
-    var key: String?
-
-    @Option(help: "Key id of --key (default: from the file name AuthKey_KEYID.p8) [env: HERALD_KEY_ID].")
-    var keyID: String?
-
-    @Option(help: "Team id of --key [env: HERALD_TEAM_ID].")
-    var teamID: String?
-
-    @Option(help: "Client certificate for certificate authentication: a .p12 file, or a PEM certificate with --cert-key.")
-    var cert: String?
-
-    @Option(help: "Private key (PEM) of a PEM --cert.")
-    var certKey: String?
-
-    @Option(help: "Password of a .p12 --cert [env: HERALD_CERT_PASSWORD].")
-    var certPassword: String?
+    @OptionGroup(title: "Credentials")
+    var credentials: CredentialOptions
 
     @Option(help: "Take credentials, target and bundle id from a saved profile (herald profile add); flags given here win.")
     var profile: String?
@@ -117,9 +102,6 @@ struct SendCommand: AsyncParsableCommand {
         let targets = [sandbox, production, url != nil].filter { $0 }.count
         if targets > 1 { throw ValidationError("choose one of --sandbox, --production and --url") }
         if payload != nil && fields.isGiven { throw ValidationError("give the payload as --payload or as payload flags, not both") }
-        if cert != nil && key != nil { throw ValidationError("choose token (--key) or certificate (--cert) authentication, not both") }
-        if let cert, !Self.isPKCS12(cert), certKey == nil { throw ValidationError("a PEM --cert needs --cert-key (or give a .p12 file)") }
-        if certKey != nil, cert == nil { throw ValidationError("--cert-key goes with --cert") }
         if topic != nil && bundleID != nil { throw ValidationError("give --topic or --bundle-id, not both") }
         if connections < 1 || attempts < 1 || timeout <= 0 || connectTimeout <= 0 {
             throw ValidationError("--connections and --attempts must be at least 1, --timeout and --connect-timeout above 0")
@@ -149,21 +131,14 @@ struct SendCommand: AsyncParsableCommand {
         }
         if cacert == nil { cacert = saved.cacert }
         if bundleID == nil && topic == nil { bundleID = saved.bundleID }
-        if key == nil && cert == nil {
-            key = saved.key
-            keyID = keyID ?? saved.keyID
-            teamID = teamID ?? saved.teamID
-            cert = saved.cert
-            certKey = saved.certKey
-            certPassword = certPassword ?? saved.certPassword
-        }
+        credentials.fill(from: saved)
     }
 
     private func execute() async throws {
         let environment = ProcessInfo.processInfo.environment
         let body = try payloadBytes()
         let headers = try notificationHeaders(for: body)
-        let authentication: AuthenticationMethod = cert != nil ? .certificate : .token
+        let authentication: AuthenticationMethod = credentials.usesCertificate ? .certificate : .token
 
         // Lint first: APNs would refuse what lint calls an error.
         let diagnostics = PayloadLinter(options: LintOptions(authentication: authentication, now: Date())).lint(payload: body, headers: headers.fields())
@@ -206,7 +181,7 @@ struct SendCommand: AsyncParsableCommand {
         do {
             client = try APNsClient(configuration: APNsClientConfiguration(
                 endpoint: endpoint, transport: transport,
-                authentication: try credentials(environment: environment), connections: connections,
+                authentication: try clientAuthentication(environment: environment), connections: connections,
                 requestTimeout: .milliseconds(Int64(timeout * 1000)), connectTimeout: .milliseconds(Int64(connectTimeout * 1000)),
                 retry: RetryPolicy(maximumAttempts: attempts)
             ))
@@ -246,8 +221,9 @@ struct SendCommand: AsyncParsableCommand {
         let absolute = { (path: String?) in path.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
         let entry = HistoryEntry(
             date: Date(), target: url ?? (production ? "production" : "sandbox"), cacert: absolute(cacert),
-            key: absolute(key ?? ProcessInfo.processInfo.environment["HERALD_KEY"]),
-            keyID: keyID, teamID: teamID ?? ProcessInfo.processInfo.environment["HERALD_TEAM_ID"], cert: absolute(cert), certKey: absolute(certKey),
+            key: absolute(credentials.key ?? ProcessInfo.processInfo.environment["HERALD_KEY"]),
+            keyID: credentials.keyID, teamID: credentials.teamID ?? ProcessInfo.processInfo.environment["HERALD_TEAM_ID"],
+            cert: absolute(credentials.cert), certKey: absolute(credentials.certKey),
             pushType: headers.pushType?.rawValue, topic: headers.topic, priority: headers.priority?.rawValue,
             expiration: headers.expiration.headerValue, collapseID: headers.collapseID?.value,
             payload: String(decoding: body, as: UTF8.self), tokens: tokens, accepted: accepted, failed: failed
@@ -306,12 +282,6 @@ struct SendCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("herald send: \(repeated.count) token(s) listed more than once (\(examples)\(more)): \(what)\n".utf8))
     }
 
-    /// `.p12` and `.pfx` files hold a certificate and its key together.
-    static func isPKCS12(_ path: String) -> Bool {
-        let lowered = path.lowercased()
-        return lowered.hasSuffix(".p12") || lowered.hasSuffix(".pfx")
-    }
-
     /// One token per non-empty line; `#` starts a comment.
     static func tokenLines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
@@ -329,21 +299,11 @@ struct SendCommand: AsyncParsableCommand {
         return (server.endpoint, server.transport(trustedCertificate: cacert))
     }
 
-    private func credentials(environment: [String: String]) throws -> APNsClientConfiguration.Authentication {
-        if let cert, Self.isPKCS12(cert) { return .pkcs12(path: cert, password: certPassword ?? environment["HERALD_CERT_PASSWORD"]) }
-        if let cert, let certKey { return .certificate(certificatePath: cert, privateKeyPath: certKey) }
-        guard let keyPath = key ?? environment["HERALD_KEY"] else {
+    private func clientAuthentication(environment: [String: String]) throws -> APNsClientConfiguration.Authentication {
+        guard let authentication = try credentials.authentication(environment: environment, command: "send") else {
             throw CommandError("no credentials: give --key with --team-id (token), or --cert with --cert-key (certificate)").exit(command: "send")
         }
-        guard let team = teamID ?? environment["HERALD_TEAM_ID"] else {
-            throw CommandError("--key needs --team-id (or HERALD_TEAM_ID)").exit(command: "send")
-        }
-        do {
-            let providerKey = try ProviderKey(contentsOfFile: keyPath, keyID: keyID ?? environment["HERALD_KEY_ID"], teamID: team)
-            return .token(TokenCache(home: HeraldHome()).source(for: providerKey))
-        } catch {
-            throw CommandError(error.description).exit(command: "send")
-        }
+        return authentication
     }
 
     /// An `.apns` file as Xcode's simulator reads it: the payload plus "Simulator Target Bundle".
