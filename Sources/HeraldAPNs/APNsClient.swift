@@ -63,7 +63,7 @@ public final class APNsClient: Sendable {
     /// about the two clocks.
     static func clockDisagreement(tokenAge: TimeInterval) -> String {
         let limit = Int(ProviderTokenSource.maximumTokenAge)
-        let age = Int(tokenAge.rounded())
+        let age = max(0, Int(tokenAge))
         return "APNs calls the provider token expired (older than \(limit) s), but this machine signed it \(age) s ago: "
             + "the server's clock is at least \(limit - age) s (\((limit - age + 59) / 60) min) ahead of this machine's. "
             + "Set this machine's clock (NTP); not sent again, as a new token would be refused the same way."
@@ -103,8 +103,14 @@ public final class APNsClient: Sendable {
                     connection = try await pool.acquire()
                 } catch {
                     result.failure = error
-                    // A failed connection attempt counts as an attempt and is retried after back-off.
-                    guard case .connectionFailed = error else { break }
+                    // A failed connection attempt counts as an attempt and is retried after
+                    // back-off, unless the server's certificate was refused: that fails the
+                    // same way a moment later.
+                    guard case .connectionFailed(let why) = error else { break }
+                    if TransportErrorText.isCertificateRejection(why) {
+                        result.attempts += 1
+                        break
+                    }
                     result.attempts += 1
                     if result.attempts < policy.maximumAttempts {
                         try? await Task.sleep(for: backoff(after: result.attempts))
@@ -173,7 +179,7 @@ public final class APNsClient: Sendable {
                 )
             case .failure(.notOpened(let why)):
                 result.failure = .connectionFailed(why)
-                if result.attempts < policy.maximumAttempts {
+                if result.attempts < policy.maximumAttempts, !TransportErrorText.isCertificateRejection(why) {
                     try? await Task.sleep(for: backoff(after: result.attempts))
                     continue
                 }

@@ -25,7 +25,7 @@ struct ClientCertCommand: ParsableCommand {
     @Option(help: "Environments the certificate names: development, production or both.")
     var environment: EnvironmentChoice = .both
 
-    @Option(help: "Days the certificate is valid from now; a negative number makes an expired one.")
+    @Option(parsing: .unconditional, help: "Days the certificate is valid from now; a negative number (--days -1) makes an expired one.")
     var days = 365
 
     @Option(help: "Path prefix of the files to write.")

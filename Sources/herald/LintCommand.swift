@@ -100,17 +100,40 @@ struct LintReport: Encodable {
 extension AuthenticationMethod: ExpressibleByArgument {}
 
 /// Reads a file, or standard input for `-`; an unreadable file is reported on standard error
-/// with exit status 64, apart from the 1 that means "the payload has errors".
+/// with exit status 64, apart from the 1 that means "the payload has errors". Pipes and other
+/// special files (`/dev/stdin`, `<(…)`) are read to their end, like regular files. More than
+/// 64 MB is refused: no payload, token list or scenario is that large.
 func readInput(_ path: String, command: String) throws -> [UInt8] {
+    let maximumInputBytes = 64 * 1_048_576
+    let handle: FileHandle
     if path == "-" {
-        return Array(FileHandle.standardInput.readDataToEndOfFile())
+        handle = FileHandle.standardInput
+    } else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandError("no file at \(path)").exit(command: command)
+        }
+        guard !isDirectory.boolValue else {
+            throw CommandError("cannot read \(path): it is a directory; give a file, or - for standard input").exit(command: command)
+        }
+        guard let opened = FileHandle(forReadingAtPath: path) else {
+            throw CommandError("cannot read \(path): permission denied or not a readable file").exit(command: command)
+        }
+        handle = opened
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CommandError("no file at \(path)").exit(command: command)
+    defer { if path != "-" { try? handle.close() } }
+    var bytes: [UInt8] = []
+    do {
+        while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            bytes += chunk
+            if bytes.count > maximumInputBytes {
+                throw CommandError("\(path == "-" ? "standard input" : path) is larger than \(maximumInputBytes / 1_048_576) MB; that is no payload or token list Herald reads").exit(command: command)
+            }
+        }
+    } catch let error as CommandError {
+        throw error
+    } catch {
+        throw CommandError("cannot read \(path == "-" ? "standard input" : path): \(error.localizedDescription)").exit(command: command)
     }
-    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-        throw CommandError("cannot read \(path): it is a directory or not readable").exit(command: command)
-    }
-    return Array(data)
+    return bytes
 }

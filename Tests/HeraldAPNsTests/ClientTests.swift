@@ -331,7 +331,7 @@ final class SilentHTTP2Server: ChannelInboundHandler, Sendable {
         #expect(result.attempts == 1, "the same token would be refused again, so it is not sent again")
         #expect(tokens.mintedCount == 1, "a token younger than 20 minutes is not replaced (that would draw TooManyProviderTokenUpdates)")
         let detail = try #require(result.detail)
-        #expect(detail.contains("signed it 0 s ago") && detail.contains("at least 3600 s (60 min) ahead"), "\(detail)")
+        #expect(detail.contains("but this machine signed it 0 s ago") && detail.contains("at least 3600 s (60 min) ahead"), "\(detail)")
 
         // With the clock right, the next send gets a fresh token and goes through.
         clock.set(Date())

@@ -28,6 +28,26 @@ import Testing
         #expect(try await client.send(path: "/3/device/\(token)", headers: try fixture.headers(), body: alertPayload).status == 200)
     }
 
+    @Test func mdmAndFileProviderPushesNeedNoAPS() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let client = try await fixture.connect()
+        let mdmTopic = "com.apple.mgmt.External.3d5c1f2e-8a1b-4c6d-9e0f-1a2b3c4d5e6f"
+        let mdm = try await client.send(path: "/3/device/\(try fixture.device(topic: mdmTopic))",
+                                        headers: try fixture.headers(pushType: "mdm", topic: mdmTopic), body: #"{"mdm":"8E4D1A5C-PushMagic"}"#)
+        #expect(mdm.status == 200, "\(mdm)")
+        let fileProviderTopic = "com.example.app.pushkit.fileprovider"
+        let fileProvider = try await client.send(
+            path: "/3/device/\(try fixture.device(topic: fileProviderTopic))", headers: try fixture.headers(pushType: "fileprovider", topic: fileProviderTopic),
+            body: #"{"container-identifier":"NSFileProviderWorkingSetContainerItemIdentifier","domain":"com.example.app.documents"}"#
+        )
+        #expect(fileProvider.status == 200, "\(fileProvider)")
+        // An mdm push without its PushMagic is still refused.
+        let empty = try await client.send(path: "/3/device/\(try fixture.device(topic: mdmTopic))",
+                                          headers: try fixture.headers(pushType: "mdm", topic: mdmTopic), body: #"{"aps":{}}"#)
+        #expect(empty.status == 400, "\(empty)")
+    }
+
     @Test func aRepeatedRequestIsAnsweredAsIfLintedAgain() async throws {
         let fixture = try await SandboxFixture.start()
         defer { Task { await fixture.stop() } }

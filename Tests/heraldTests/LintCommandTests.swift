@@ -46,6 +46,16 @@ import Testing
         for rule in DiagnosticCode.catalog { #expect(output.stdout.contains(rule.code.rawValue)) }
     }
 
+    @Test func aPipeIsReadLikeAFile() throws {
+        // /dev/stdin is a pipe here, as in `echo … | herald lint /dev/stdin` or `herald lint <(…)`.
+        let piped = try HeraldCLI.run(["lint", "/dev/stdin"], stdin: #"{"aps":{"alert":"from a pipe"}}"#)
+        #expect(piped.status == 0 && piped.stdout == "no problems\n", "\(piped.stdout)\(piped.stderr)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lint-dir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let directory = try HeraldCLI.run(["lint", folder.path])
+        #expect(directory.status == 64 && directory.stderr.contains("it is a directory; give a file, or - for standard input"), "\(directory.stderr)")
+    }
+
     @Test func badArgumentsSayWhatIsWrong() throws {
         let missing = try HeraldCLI.run(["lint", "no-such-file.json"])
         #expect(missing.status == 64)

@@ -103,6 +103,15 @@ import Testing
         #expect(await sandbox.terminate() == 0)
     }
 
+    @Test func aNegativeDaysMakesAnExpiredCertificate() throws {
+        let prefix = try folder().appendingPathComponent("expired").path
+        // "--days -1" as a user types it, not only "--days=-1".
+        let made = try HeraldCLI.run(["sandbox", "client-cert", "--bundle-id", "com.example.app", "--days", "-1", "--out", prefix])
+        #expect(made.status == 0, "\(made.stderr)")
+        let check = try runTool("/usr/bin/openssl", ["x509", "-checkend", "0", "-noout", "-in", prefix + ".cert.pem"])
+        #expect(check.status == 1 && check.stdout.contains("will expire"), "expired already: \(check)")
+    }
+
     @Test func badArgumentsAreExplained() throws {
         let output = try HeraldCLI.run(["sandbox", "--cert", "only-a-cert.pem"])
         #expect(output.status != 0 && output.stderr.contains("--cert and --key go together"), "\(output.stderr)")

@@ -14,6 +14,10 @@ import Testing
         let keyPath: String
         let folder: URL
 
+        /// One HERALD_HOME for every run against this sandbox, so they share one provider token
+        /// (a second token within 20 minutes would be TooManyProviderTokenUpdates).
+        var home: [String: String] { ["HERALD_HOME": folder.appendingPathComponent("home").path] }
+
         var common: [String] {
             ["send", "--url", "https://127.0.0.1:\(port)", "--cacert", certificate, "--key", keyPath, "--team-id", "DEF123GHIJ", "--bundle-id", "com.example.app"]
         }
@@ -92,7 +96,7 @@ import Testing
         // The sandbox answers the first request 503; the retry must carry the same apns-id.
         let faults = try runTool("/usr/bin/curl", ["-sS", "-X", "PUT", "-d", #"{"script":[503]}"#, "http://127.0.0.1:\(target.adminPort)/faults"])
         #expect(faults.stdout.contains(#""script":[503]"#), "\(faults)")
-        let output = try HeraldCLI.run(target.common + ["--body", "Retried", "--token", Self.tokenA])
+        let output = try HeraldCLI.run(target.common + ["--body", "Retried", "--token", Self.tokenA], environment: target.home)
         #expect(output.status == 0, "\(output.stderr)")
         let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("200 ") })
         #expect(line.contains("after 2 attempts"), "\(line)")
@@ -104,7 +108,7 @@ import Testing
 
         // An id given is sent as spelt, and APNs (the sandbox) echoes it so.
         let upper = "123E4567-E89B-12D3-A456-426614174000"
-        let spelt = try HeraldCLI.run(target.common + ["--body", "Capitals", "--token", Self.tokenA, "--apns-id", upper, "--json"])
+        let spelt = try HeraldCLI.run(target.common + ["--body", "Capitals", "--token", Self.tokenA, "--apns-id", upper, "--json"], environment: target.home)
         #expect(spelt.status == 0 && spelt.stdout.contains(#""apnsID":"\#(upper)""#), "\(spelt.stdout)")
         _ = await target.sandbox.terminate()
     }
@@ -112,7 +116,7 @@ import Testing
     @Test func the410TimestampKeepsItsMilliseconds() async throws {
         let target = try await start()
         _ = try runTool("/usr/bin/curl", ["-sS", "-X", "PUT", "-d", #"{"script":["410 Unregistered","410 Unregistered"]}"#, "http://127.0.0.1:\(target.adminPort)/faults"])
-        let json = try HeraldCLI.run(target.common + ["--body", "Gone", "--token", Self.tokenA, "--json"])
+        let json = try HeraldCLI.run(target.common + ["--body", "Gone", "--token", Self.tokenA, "--json"], environment: target.home)
         let line = try #require(json.stdout.split(separator: "\n").first { $0.contains("Unregistered") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         // Apple's form: milliseconds since 1970, as a number; and the same moment in ISO 8601.
@@ -120,8 +124,21 @@ import Testing
         #expect(abs(Double(milliseconds) / 1000 - Date().timeIntervalSince1970) < 60, "\(milliseconds)")
         let since = try #require(object["since"] as? String)
         #expect(since.contains(".") && since.hasSuffix("Z"), "ISO 8601 with milliseconds: \(since)")
-        let text = try HeraldCLI.run(target.common + ["--body", "Gone", "--token", Self.tokenA])
+        let text = try HeraldCLI.run(target.common + ["--body", "Gone", "--token", Self.tokenA], environment: target.home)
         #expect(text.stdout.contains(" ms) apns-id "), "\(text.stdout)")
+        _ = await target.sandbox.terminate()
+    }
+
+    @Test func anUntrustedCertificateIsSaidPlainlyAndNotRetried() async throws {
+        let target = try await start()
+        // No --cacert: the sandbox's self-signed certificate does not verify with the system's roots.
+        let untrusted = target.common.filter { $0 != "--cacert" && $0 != target.certificate }
+        let output = try HeraldCLI.run(untrusted + ["--body", "Untrusted", "--token", Self.tokenA], environment: target.home)
+        #expect(output.status == 1)
+        let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("--- ") }.map(String.init), "\(output.stdout)")
+        #expect(line.contains("the server's certificate did not verify") && line.contains("--cacert"), "\(line)")
+        #expect(!line.contains("after "), "a certificate that does not verify is not tried again: \(line)")
+        #expect(!line.contains("/.build/") && !line.contains(".cc:"), "no source paths from BoringSSL: \(line)")
         _ = await target.sandbox.terminate()
     }
 
@@ -129,10 +146,10 @@ import Testing
         let target = try await start()
         let file = target.folder.appendingPathComponent("tokens.txt").path
         try "\(Self.tokenA)\n\(Self.tokenB)\n\(Self.tokenA.uppercased())\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let twice = try HeraldCLI.run(target.common + ["--body", "Twice", "--tokens-file", file])
+        let twice = try HeraldCLI.run(target.common + ["--body", "Twice", "--tokens-file", file], environment: target.home)
         #expect(twice.status == 0 && twice.stderr.contains("1 token(s) listed more than once (ababab…ababab ×2)"), "\(twice.stderr)")
         #expect(twice.stderr.contains("sent 3: 3 accepted"), "\(twice.stderr)")
-        let once = try HeraldCLI.run(target.common + ["--body", "Once", "--tokens-file", file, "--unique"])
+        let once = try HeraldCLI.run(target.common + ["--body", "Once", "--tokens-file", file, "--unique"], environment: target.home)
         #expect(once.status == 0 && once.stderr.contains("each is sent once (--unique)") && once.stderr.contains("sent 2: 2 accepted"), "\(once.stderr)")
         _ = await target.sandbox.terminate()
     }

@@ -277,11 +277,12 @@ final class APNsClientHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A broken connection (TLS refused, garbage): say why to whoever waits for it to be
         // ready, then close it, which fails what is pending.
+        let why = TransportErrorText.describe(error)
         if brokenBecause == nil {
-            brokenBecause = "\(error)"
-            status.update { $0.brokenBecause = "\(error)" }
+            brokenBecause = why
+            status.update { $0.brokenBecause = why }
         }
-        settleReady(APNsClientError.connectionFailed("\(error)"))
+        settleReady(APNsClientError.connectionFailed(why))
         context.close(promise: nil)
     }
 

@@ -137,7 +137,7 @@ final class APNsConnection: Sendable {
         } catch let error as APNsClientError {
             throw error
         } catch {
-            throw .connectionFailed("\(host):\(port): \(error)")
+            throw .connectionFailed("\(host):\(port): \(TransportErrorText.describe(error))")
         }
     }
 

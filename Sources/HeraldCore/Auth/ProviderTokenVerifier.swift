@@ -57,13 +57,28 @@ public struct ProviderTokenVerifier: Sendable {
         return verify(jwt: String(parts[1]).trimmingWhitespace(), now: now)
     }
 
-    /// `iat` as whole UNIX seconds: a JSON number, or a string of decimal digits. APNs accepts
-    /// the string form: APNSwift has sent `"iat":"1700000000"` to it for years, and its users'
-    /// notifications are delivered. Anything else (a sign, a fraction, spaces) is refused.
+    /// `iat` as whole UNIX seconds, in each form APNs accepts from a popular client:
+    /// - a JSON integer (Apple's examples; node-apn, apns2 and gorush, aioapns, Pushy);
+    /// - a JSON number with a fraction (PyAPNs2 sends `time.time()`), read down to the second;
+    /// - a string of decimal digits (APNSwift has sent `"iat":"1700000000"` for years, and its
+    ///   users' notifications are delivered).
+    /// Anything else (a sign, a string with a fraction, spaces) is refused.
     static func issuedAtSeconds(_ value: JSONValue) -> Int64? {
-        if let number = value.numberValue { return Int64(number.literal) }
+        if let number = value.numberValue {
+            if let whole = Int64(number.literal) { return whole }
+            let seconds = number.doubleValue
+            guard seconds.isFinite, seconds >= 0, seconds < 253_402_300_800 else { return nil }
+            return Int64(seconds.rounded(.down))
+        }
         guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(text)
+    }
+
+    /// An ES256 signature as JOSE writes it (r and s, 32 bytes each) or DER-encoded, as Java's
+    /// `SHA256withECDSA` makes it (Pushy sends that, and APNs accepts it).
+    static func signature(_ bytes: [UInt8]) -> P256.Signing.ECDSASignature? {
+        if bytes.count == 64 { return try? P256.Signing.ECDSASignature(rawRepresentation: bytes) }
+        return try? P256.Signing.ECDSASignature(derRepresentation: bytes)
     }
 
     /// Verifies a compact JWT. Claims beyond `iss` and `iat` (APNSwift repeats `kid` there) are
@@ -88,7 +103,9 @@ public struct ProviderTokenVerifier: Sendable {
         }
         // Whole seconds within a sane range (0 to year 9999), so the date math below cannot overflow.
         guard let issuedAtSeconds = Self.issuedAtSeconds(issuedAtValue), (0...253_402_300_799).contains(issuedAtSeconds) else {
-            return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's iat is \(issuedAtValue.jsonString); it must be whole UNIX seconds, such as 1700000000"))
+            let milliseconds = Self.issuedAtSeconds(issuedAtValue).map { $0 >= 100_000_000_000 } ?? false
+            return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's iat is \(issuedAtValue.jsonString); "
+                + (milliseconds ? "that looks like milliseconds, and APNs wants UNIX seconds, such as 1700000000" : "it must be UNIX seconds, such as 1700000000")))
         }
         var signatureChecked = false
         if !keys.isEmpty {
@@ -98,14 +115,14 @@ public struct ProviderTokenVerifier: Sendable {
             guard key.teamID == teamID else {
                 return .failure(ProviderTokenRejection(.invalidProviderToken, "key \(keyID) belongs to team \(key.teamID), but the token's iss is \(teamID)"))
             }
-            guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: decoded.signature),
+            guard let signature = Self.signature(decoded.signature),
                 key.publicKey.isValidSignature(signature, for: Data(decoded.signingInput.utf8))
             else {
                 return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's signature does not verify with key \(keyID)"))
             }
             signatureChecked = true
-        } else if decoded.signature.count != 64 {
-            return .failure(ProviderTokenRejection(.invalidProviderToken, "an ES256 signature is 64 bytes, this one is \(decoded.signature.count)"))
+        } else if Self.signature(decoded.signature) == nil {
+            return .failure(ProviderTokenRejection(.invalidProviderToken, "an ES256 signature is 64 bytes (r and s) or DER-encoded; this one is \(decoded.signature.count) bytes of neither"))
         }
         let issuedAt = Date(timeIntervalSince1970: TimeInterval(issuedAtSeconds))
         let age = now.timeIntervalSince(issuedAt)
@@ -113,7 +130,9 @@ public struct ProviderTokenVerifier: Sendable {
             return .failure(ProviderTokenRejection(.expiredProviderToken, "the token was issued \(Int(age)) s ago; APNs accepts tokens up to \(Int(maximumAge)) s old"))
         }
         if -age > allowedClockSkew {
-            return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's iat is \(Int(-age)) s in the future; check the provider's clock"))
+            var detail = "the token's iat is \(Int(-age)) s in the future; check the provider's clock"
+            if issuedAtSeconds >= 100_000_000_000 { detail = "the token's iat \(issuedAtSeconds) looks like milliseconds, and APNs wants UNIX seconds" }
+            return .failure(ProviderTokenRejection(.invalidProviderToken, detail))
         }
         return .success(VerifiedProviderToken(keyID: keyID, teamID: teamID, issuedAt: issuedAt, signatureChecked: signatureChecked))
     }
@@ -149,6 +168,8 @@ public struct ProviderTokenRejection: Error, Sendable, Hashable, CustomStringCon
 
 /// The parts of a compact JWT.
 struct DecodedJWT {
+    var header: JSONObject
+    var claims: JSONObject
     var algorithm: String?
     var keyID: String?
     var issuer: String?
@@ -165,12 +186,12 @@ struct DecodedJWT {
             return malformed("a JWT has three base64url parts separated by '.', this has \(parts.count)")
         }
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser(maximumDepth: 8).parse(headerBytes),
-            case .object = header
+            case .object(let headerObject) = header
         else {
             return malformed("the JWT header is not base64url-encoded JSON")
         }
         guard let claimBytes = Base64URL.decode(parts[1]), let claims = try? JSONParser(maximumDepth: 8).parse(claimBytes),
-            case .object = claims
+            case .object(let claimObject) = claims
         else {
             return malformed("the JWT claims are not base64url-encoded JSON")
         }
@@ -179,6 +200,8 @@ struct DecodedJWT {
         }
         let inputEnd = parts[1].endIndex
         return .success(DecodedJWT(
+            header: headerObject,
+            claims: claimObject,
             algorithm: header["alg"]?.stringValue,
             keyID: header["kid"]?.stringValue,
             issuer: claims["iss"]?.stringValue,

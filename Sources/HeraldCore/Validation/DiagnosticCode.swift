@@ -28,10 +28,13 @@ extension DiagnosticCode {
     public static let expirationInvalid = DiagnosticCode(rawValue: "expiration-invalid")
     public static let apnsIDInvalid = DiagnosticCode(rawValue: "apns-id-invalid")
     public static let pushTypeNeedsTokenAuth = DiagnosticCode(rawValue: "push-type-needs-token-auth")
+    public static let mdmPushMagicMissing = DiagnosticCode(rawValue: "mdm-push-magic-missing")
 
     // Warnings: APNs accepts, the device misbehaves.
     public static let pushTypeMissing = DiagnosticCode(rawValue: "push-type-missing")
     public static let backgroundPriorityDefault = DiagnosticCode(rawValue: "background-priority-default")
+    public static let mdmExtraKeys = DiagnosticCode(rawValue: "mdm-extra-keys")
+    public static let fileProviderContainerMissing = DiagnosticCode(rawValue: "file-provider-container-missing")
     public static let headerUnknown = DiagnosticCode(rawValue: "header-unknown")
     public static let expirationPast = DiagnosticCode(rawValue: "expiration-past")
     public static let duplicateKey = DiagnosticCode(rawValue: "duplicate-key")
@@ -98,7 +101,10 @@ extension DiagnosticCode {
         (.expirationInvalid, .error, "apns-expiration is not UNIX seconds"),
         (.apnsIDInvalid, .error, "apns-id is not a canonical UUID"),
         (.pushTypeNeedsTokenAuth, .error, "liveactivity or location push with certificate authentication"),
+        (.mdmPushMagicMissing, .error, "mdm push without {\"mdm\": \"<PushMagic>\"}"),
         (.pushTypeMissing, .warning, "no apns-push-type header"),
+        (.mdmExtraKeys, .warning, "mdm push with keys beside mdm (Apple: only the PushMagic)"),
+        (.fileProviderContainerMissing, .warning, "fileprovider push without container-identifier"),
         (.backgroundPriorityDefault, .warning, "background push without apns-priority (APNs accepts it and uses 10; send 5)"),
         (.headerUnknown, .warning, "an apns-… header APNs does not define (a typo?)"),
         (.expirationPast, .warning, "apns-expiration is already past"),

@@ -37,6 +37,18 @@ extension LintRun {
         checkSize(payload: payload)
         checkDuplicateKeys(.object(root), at: .root)
 
+        switch effectivePushType.payloadRule {
+        case .apsDictionary:
+            break
+        case .mdmPushMagic:
+            return checkMDM(root)
+        case .fileProviderContainer:
+            return checkFileProvider(root)
+        case .pushKitData:
+            // Handed to the app's PushKit delegate as it is: aps is optional.
+            if root["aps"] == nil { return }
+        }
+
         guard let apsValue = root["aps"] else {
             if let wrapper = root.entries.first(where: { $0.value["aps"]?.objectValue != nil }) {
                 report(.payloadWrapped, .error, path: JSONPath([.key(wrapper.key)]),
@@ -58,6 +70,32 @@ extension LintRun {
             return
         }
         checkAPS(payload)
+    }
+
+    /// An MDM push: `{"mdm": "<PushMagic>"}`, the PushMagic string from the device's check-in.
+    mutating func checkMDM(_ root: JSONObject) {
+        guard let magic = root[PushType.mdmKey]?.stringValue, !magic.isEmpty else {
+            report(.mdmPushMagicMissing, .error, path: JSONPath([.key(PushType.mdmKey)]),
+                   "an mdm push carries the device's PushMagic string as the value of \"mdm\"\(root[PushType.mdmKey] == nil ? ", and this payload has none" : ", and this one is not a non-empty string")",
+                   fix: "send {\"mdm\": \"<PushMagic from the device's TokenUpdate check-in>\"}", reason: .badPayload)
+            return
+        }
+        let others = root.keys.filter { $0 != PushType.mdmKey }
+        if let first = others.first {
+            report(.mdmExtraKeys, .warning, path: JSONPath([.key(first)]),
+                   "an mdm push should hold only the PushMagic; \(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") ignored by the device",
+                   fix: "send {\"mdm\": \"\(magic)\"} alone")
+        }
+    }
+
+    /// A File Provider push: `{"container-identifier": …, "domain": …}`, which tells the system
+    /// which container to enumerate again.
+    mutating func checkFileProvider(_ root: JSONObject) {
+        if root[PushType.containerIdentifierKey]?.stringValue == nil {
+            report(.fileProviderContainerMissing, .warning, path: .root,
+                   "a fileprovider push names the changed container in \"container-identifier\"; without it the system does not know what to enumerate",
+                   fix: "send {\"container-identifier\": \"NSFileProviderWorkingSetContainerItemIdentifier\", \"domain\": \"<domain identifier>\"}")
+        }
     }
 
     mutating func checkSize(payload: Payload?) {

@@ -10,8 +10,12 @@ struct TokenCache {
 
     /// A token source for `key`, starting from the kept token when it is still good.
     func source(for key: ProviderKey) -> ProviderTokenSource {
-        let kept = load()[Self.name(key)].flatMap { ProviderToken(reusing: $0, signedWith: key, now: Date()) }
-        return ProviderTokenSource(key: key, reusing: kept)
+        ProviderTokenSource(key: key, reusing: kept(for: key))
+    }
+
+    /// The token kept for `key`, when it is still good.
+    func kept(for key: ProviderKey) -> ProviderToken? {
+        load()[Self.name(key)].flatMap { ProviderToken(reusing: $0, signedWith: key, now: Date()) }
     }
 
     /// Keeps the source's current token for the next run (a failure to write is not fatal).

@@ -6,9 +6,11 @@ import NIOPosix
 import Synchronization
 
 // An HTTP/2 peer for the client that shares none of Herald's framing: swift-nio-http2's own
-// `NIOHTTP2Handler` keeps the protocol (HPACK, CONTINUATION, flow control, stream limits), and a
-// frame-level handler above it answers as APNs does and misbehaves on cue. A second, raw server
-// below HTTP/2 stays silent or never acknowledges the client's SETTINGS.
+// `NIOHTTP2Handler` keeps the protocol (HPACK, CONTINUATION on what it reads, flow control,
+// stream limits), and a frame-level handler above it answers as APNs does and misbehaves on cue.
+// swift-nio-http2 1.46 never sends CONTINUATION (a header block above the peer's frame size
+// fails to serialize), so answers split into CONTINUATION frames are written by hand below it.
+// A second, raw server below HTTP/2 stays silent or never acknowledges the client's SETTINGS.
 
 /// A value shared between the servers' event loops and a test, behind a lock.
 final class LockedRecord<Record: Sendable>: Sendable {
@@ -101,6 +103,17 @@ struct PeerServerConfiguration: Sendable {
         var settings: HTTP2Settings
     }
 
+    /// How an answer's header block goes out.
+    enum AnswerHeaders: Sendable {
+        /// Through NIOHTTP2: HPACK with its dynamic table, in one HEADERS frame.
+        case nioHTTP2
+        /// Written by hand below NIOHTTP2Handler: `:status`, `apns-id` and an `x-padding` field of
+        /// `padding` bytes, as literals that touch no dynamic table (so NIOHTTP2's HPACK encoder
+        /// and the client's decoder stay in step), in a HEADERS frame and CONTINUATION frames
+        /// of at most `fragmentSize` bytes each. NIOHTTP2 still counts the stream as open.
+        case continuation(padding: Int, fragmentSize: Int)
+    }
+
     /// The SETTINGS the server starts each connection with.
     var settings: HTTP2Settings
     var answer: Answer
@@ -110,13 +123,11 @@ struct PeerServerConfiguration: Sendable {
     /// A PING the server sends once the client's SETTINGS arrive, with this opaque data.
     var pingData: UInt64?
     var settingsChanges: [SettingsChange]
-    /// The length of an `x-padding` field added to every answer (0: none). Above 16 KB of
-    /// HPACK output, NIOHTTP2 sends the block as HEADERS and CONTINUATION frames.
-    var responseHeaderPadding: Int
+    var answerHeaders: AnswerHeaders
 
     init(
         settings: HTTP2Settings = PeerServerConfiguration.settings(), answer: Answer = .immediately, refuseFirstStreams: Int = 0,
-        goAway: GoAway? = nil, pingData: UInt64? = nil, settingsChanges: [SettingsChange] = [], responseHeaderPadding: Int = 0
+        goAway: GoAway? = nil, pingData: UInt64? = nil, settingsChanges: [SettingsChange] = [], answerHeaders: AnswerHeaders = .nioHTTP2
     ) {
         self.settings = settings
         self.answer = answer
@@ -124,7 +135,7 @@ struct PeerServerConfiguration: Sendable {
         self.goAway = goAway
         self.pingData = pingData
         self.settingsChanges = settingsChanges
-        self.responseHeaderPadding = responseHeaderPadding
+        self.answerHeaders = answerHeaders
     }
 
     /// A SETTINGS list: the stream limit and header list size always, the others when given.
@@ -359,22 +370,82 @@ private final class APNsPeerHandler: ChannelInboundHandler {
         let path = request.headers.first(name: ":path") ?? ""
         let isNotification = request.headers.first(name: ":method") == "POST" && path.hasPrefix("/3/device/")
         let requestedID = request.headers.first(name: "apns-id")
-        var headers = HPACKHeaders([(":status", isNotification ? "200" : "404"), ("apns-id", requestedID ?? UUID().uuidString.lowercased())])
-        if configuration.responseHeaderPadding > 0 {
-            headers.add(name: "x-padding", value: String(repeating: "x", count: configuration.responseHeaderPadding))
+        let apnsID = requestedID ?? UUID().uuidString.lowercased()
+        // Recorded before the answer goes out, so a client that has its answer finds it here.
+        if isNotification {
+            let delivery = PeerRecord.Delivery(
+                connection: connection, streamID: Int(streamID), apnsID: requestedID, path: path,
+                authorization: request.headers.first(name: "authorization"), topicLength: request.headers.first(name: "apns-topic")?.utf8.count ?? 0,
+                bodyLength: request.bodyLength, dataFrames: request.dataFrames
+            )
+            recorder.update { $0.deliveries.append(delivery) }
         }
-        send(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true))), context)
-        guard isNotification else { return }
-        let delivery = PeerRecord.Delivery(
-            connection: connection, streamID: Int(streamID), apnsID: requestedID, path: path,
-            authorization: request.headers.first(name: "authorization"), topicLength: request.headers.first(name: "apns-topic")?.utf8.count ?? 0,
-            bodyLength: request.bodyLength, dataFrames: request.dataFrames
-        )
-        recorder.update { $0.deliveries.append(delivery) }
+        switch configuration.answerHeaders {
+        case .nioHTTP2:
+            let headers = HPACKHeaders([(":status", isNotification ? "200" : "404"), ("apns-id", apnsID)])
+            send(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true))), context)
+        case .continuation(let padding, let fragmentSize):
+            // Written through NIOHTTP2Handler's own context: the bytes go out below it.
+            let frames = HandMadeAnswer.frames(
+                streamID: streamID, status: isNotification ? 200 : 404, apnsID: apnsID, padding: padding, fragmentSize: fragmentSize
+            )
+            guard let below = try? context.pipeline.syncOperations.context(handlerType: NIOHTTP2Handler.self) else { return }
+            below.writeAndFlush(NIOAny(IOData.byteBuffer(frames)), promise: nil)
+        }
     }
 
     private func send(_ frame: HTTP2Frame, _ context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+}
+
+/// An answer's header block made by hand, for the CONTINUATION frames NIOHTTP2 does not send.
+private enum HandMadeAnswer {
+    /// HEADERS (END_STREAM) then CONTINUATION frames, the last with END_HEADERS. The block is
+    /// `:status` from the static table, then `apns-id` and `x-padding` (if `padding` > 0) as
+    /// literals without indexing, with new names and no Huffman coding (RFC 7541 §6.2.2).
+    static func frames(streamID: HTTP2StreamID, status: Int, apnsID: String, padding: Int, fragmentSize: Int) -> ByteBuffer {
+        var block = ByteBuffer()
+        block.writeInteger(UInt8(0x80 | (status == 200 ? 8 : 13)))  // static index 8 is :status 200, 13 is 404
+        var fields = [("apns-id", apnsID)]
+        if padding > 0 { fields.append(("x-padding", String(repeating: "x", count: padding))) }
+        for (name, value) in fields {
+            block.writeInteger(UInt8(0x00))
+            appendString(name, to: &block)
+            appendString(value, to: &block)
+        }
+        var frames = ByteBuffer()
+        var first = true
+        while first || block.readableBytes > 0 {
+            let fragment = block.readSlice(length: min(max(fragmentSize, 1), block.readableBytes))!
+            var flags: UInt8 = first ? 0x1 : 0  // END_STREAM, on the HEADERS frame
+            if block.readableBytes == 0 { flags |= 0x4 }  // END_HEADERS, on the last frame
+            frames.writeInteger(UInt8(truncatingIfNeeded: fragment.readableBytes >> 16))
+            frames.writeInteger(UInt16(truncatingIfNeeded: fragment.readableBytes))
+            frames.writeInteger(first ? UInt8(0x1) : UInt8(0x9))  // HEADERS, CONTINUATION
+            frames.writeInteger(flags)
+            frames.writeInteger(UInt32(Int32(streamID)))
+            frames.writeImmutableBuffer(fragment)
+            first = false
+        }
+        return frames
+    }
+
+    /// An HPACK string literal: its length as an integer with a 7-bit prefix, then its octets.
+    private static func appendString(_ string: String, to buffer: inout ByteBuffer) {
+        var length = string.utf8.count
+        if length < 127 {
+            buffer.writeInteger(UInt8(length))
+        } else {
+            buffer.writeInteger(UInt8(127))
+            length -= 127
+            while length >= 128 {
+                buffer.writeInteger(UInt8(length & 0x7F | 0x80))
+                length >>= 7
+            }
+            buffer.writeInteger(UInt8(length))
+        }
+        buffer.writeString(string)
     }
 }
 
@@ -495,19 +566,21 @@ struct BoundExceeded: Error, CustomStringConvertible {
 }
 
 /// Runs `operation` and returns its result, or throws ``BoundExceeded`` once `limit` has passed:
-/// a client that hangs fails the test instead of hanging it. (A task group would wait for the
-/// hung child; here it is left running, and cancelled.)
+/// a client that hangs fails the test instead of hanging it. (A task group would wait for its
+/// hung child, as the client's sends do not answer cancellation; here the operation is left
+/// running and the test goes on.)
 func bounded<T: Sendable>(_ limit: Duration, _ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let once = ResumeOnce(continuation)
-        let work = Task {
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            once.resume(.failure(BoundExceeded(what: what, limit: limit)))
+        }
+        Task {
             let result: Result<T, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
             once.resume(result)
-        }
-        Task {
-            try? await Task.sleep(for: limit)
-            if once.resume(.failure(BoundExceeded(what: what, limit: limit))) { work.cancel() }
+            timer.cancel()
         }
     }
 }

@@ -77,9 +77,9 @@ struct TokenFixture {
         #expect(reason(try fixture.jwt(header: ["alg": "ES256", "kid": "ZZZ123DEFG"], claims: claims)) == .invalidProviderToken)
         #expect(reason(token.jwt, now: fixture.now.addingTimeInterval(-3600)) == .invalidProviderToken)
         #expect(reason("not.a.jwt") == .invalidProviderToken)
-        // Out-of-range or fractional iat values are refused, never trapped on.
-        for iat: JSONValue in [.number(JSONNumber(Int(Int64.min))), .number(JSONNumber(Int(Int64.max))), .number(JSONNumber(validatedLiteral: "1.7e9")), 1700000000.5,
-                               "1700000000.5", "-1700000000", " 1700000000", "", "17e8", "99999999999999999999999"] {
+        // Out-of-range iat values and strings that are not plain digits are refused, never trapped on.
+        for iat: JSONValue in [.number(JSONNumber(Int(Int64.min))), .number(JSONNumber(Int(Int64.max))), .number(JSONNumber(validatedLiteral: "-1.5")),
+                               .number(JSONNumber(validatedLiteral: "1e300")), "1700000000.5", "-1700000000", " 1700000000", "", "17e8", "99999999999999999999999"] {
             #expect(reason(try fixture.jwt(header: good, claims: ["iss": "DEF123GHIJ", "iat": iat])) == .invalidProviderToken, "\(iat)")
         }
         #expect(reason("onlyonepart") == .invalidProviderToken)
@@ -99,6 +99,49 @@ struct TokenFixture {
         #expect(verified.issuedAt == fixture.now && verified.signatureChecked)
         // Its age still counts: an hour later the same token has expired.
         #expect(fixture.verifier.verify(jwt: jwt, now: fixture.now.addingTimeInterval(3601)).failureReason == .expiredProviderToken)
+    }
+
+    /// Other popular clients' shapes that APNs accepts: PyAPNs2 sends `time.time()` (a fraction),
+    /// Pushy signs with Java's SHA256withECDSA (a DER signature, not r and s).
+    @Test func otherClientsTokenShapesAreAccepted() throws {
+        let fixture = try TokenFixture()
+        let later = fixture.now.addingTimeInterval(10)
+        let pyAPNs2 = try fixture.jwt(header: ["alg": "ES256", "kid": "ABC123DEFG", "typ": "JWT"],
+                                      claims: ["iss": "DEF123GHIJ", "iat": .number(JSONNumber(validatedLiteral: "1700000000.734"))])
+        #expect(try fixture.verifier.verify(jwt: pyAPNs2, now: later).get().issuedAt == fixture.now)
+        let header: JSONValue = ["alg": "ES256", "typ": "JWT", "kid": "ABC123DEFG"]
+        let claims: JSONValue = ["iss": "DEF123GHIJ", "iat": 1_700_000_000]
+        let input = Base64URL.encode(header.serialized) + "." + Base64URL.encode(claims.serialized)
+        let der = try fixture.privateKey.signature(for: Data(input.utf8)).derRepresentation
+        let pushy = input + "." + Base64URL.encode(der)
+        #expect(try fixture.verifier.verify(jwt: pushy, now: later).get().signatureChecked)
+        #expect(try ProviderTokenVerifier().verify(jwt: pushy, now: later).get().keyID == "ABC123DEFG")
+        // A DER signature by another key is still refused.
+        let forged = input + "." + Base64URL.encode(try P256.Signing.PrivateKey().signature(for: Data(input.utf8)).derRepresentation)
+        #expect(fixture.verifier.verify(jwt: forged, now: later).failureReason == .invalidProviderToken)
+        // Milliseconds are not seconds, and the rejection says so.
+        let milliseconds = try fixture.jwt(header: ["alg": "ES256", "kid": "ABC123DEFG"], claims: ["iss": "DEF123GHIJ", "iat": 1_700_000_000_000])
+        guard case .failure(let rejection) = fixture.verifier.verify(jwt: milliseconds, now: later) else { Issue.record("accepted"); return }
+        #expect(rejection.detail.contains("looks like milliseconds"))
+    }
+
+    @Test func aReportSaysWhatAPNsThinksAndWhy() throws {
+        let fixture = try TokenFixture()
+        let apnsSwift = try fixture.jwt(header: ["alg": "ES256", "kid": "ABC123DEFG", "typ": "JWT"],
+                                        claims: ["iss": "DEF123GHIJ", "iat": "1700000000", "kid": "ABC123DEFG"])
+        let report = ProviderTokenReport(jwt: "bearer \(apnsSwift)", verifier: fixture.verifier, now: fixture.now.addingTimeInterval(300))
+        #expect(report.isAccepted)
+        let text = report.notes.joined(separator: "\n")
+        for expected in ["read from an authorization header value", "header: alg ES256, kid ABC123DEFG, typ JWT", "iat is a string of digits, as APNSwift sends it",
+                         "claims APNs ignores: kid (APNSwift repeats the key id there)", "signature: 64 bytes", "issued at 2023-11-14T22:13:20Z, 5 min ago",
+                         "APNs accepts it for 55 min more", "a new token for this key and team is allowed in 15 min"] {
+            #expect(text.contains(expected), "\(expected) in \(text)")
+        }
+        #expect(!text.contains("not checked"))
+        let open = ProviderTokenReport(jwt: apnsSwift, verifier: ProviderTokenVerifier(), now: fixture.now.addingTimeInterval(4000))
+        #expect(!open.isAccepted && open.verdict.failureReason == .expiredProviderToken)
+        #expect(open.notes.contains { $0.contains("not checked (give the .p8 key to check it)") })
+        #expect(ProviderTokenReport(jwt: "garbage", verifier: ProviderTokenVerifier(), now: fixture.now).verdict.failureReason == .invalidProviderToken)
     }
 
     @Test func rejectionsExplainThemselves() throws {

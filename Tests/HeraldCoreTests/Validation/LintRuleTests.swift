@@ -59,6 +59,16 @@ let ruleCases: [RuleCase] = [
     RuleCase(code: .backgroundPriority,
              triggers: LintInput(background, [("apns-push-type", "background"), ("apns-priority", "10")]),
              clean: LintInput(background, [("apns-push-type", "background")])),
+    RuleCase(code: .mdmPushMagicMissing,
+             triggers: LintInput(#"{"mdm":""}"#, [("apns-push-type", "mdm"), ("apns-topic", "com.apple.mgmt.External.1a2b")]),
+             clean: LintInput(#"{"mdm":"7F2D5A5C-PushMagic"}"#, [("apns-push-type", "mdm"), ("apns-topic", "com.apple.mgmt.External.1a2b")])),
+    RuleCase(code: .mdmExtraKeys,
+             triggers: LintInput(#"{"mdm":"magic","aps":{"alert":"x"}}"#, [("apns-push-type", "mdm")]),
+             clean: LintInput(#"{"mdm":"magic"}"#, [("apns-push-type", "mdm")])),
+    RuleCase(code: .fileProviderContainerMissing,
+             triggers: LintInput(#"{"domain":"d"}"#, [("apns-push-type", "fileprovider"), ("apns-topic", "com.x.pushkit.fileprovider")]),
+             clean: LintInput(#"{"container-identifier":"NSFileProviderWorkingSetContainerItemIdentifier","domain":"d"}"#,
+                              [("apns-push-type", "fileprovider"), ("apns-topic", "com.x.pushkit.fileprovider")])),
     RuleCase(code: .backgroundPriorityDefault,
              triggers: LintInput(background, [("apns-push-type", "background")]),
              clean: LintInput(background, bgHeaders)),
@@ -221,7 +231,7 @@ let ruleCases: [RuleCase] = [
             .topicMissing: .missingTopic, .topicInvalid: .badTopic, .topicSuffix: .deviceTokenNotForTopic,
             .collapseIDInvalid: .badCollapseID, .expirationInvalid: .badExpirationDate, .apnsIDInvalid: .badMessageID,
             .invalidJSON: .badPayload, .payloadNotObject: .badPayload, .apsMissing: .badPayload, .apsNotObject: .badPayload,
-            .payloadWrapped: .badPayload, .pushTypeNeedsTokenAuth: .topicDisallowed,
+            .payloadWrapped: .badPayload, .pushTypeNeedsTokenAuth: .topicDisallowed, .mdmPushMagicMissing: .badPayload,
         ]
         for (code, severity, _) in DiagnosticCode.catalog where severity == .error {
             #expect(expected[code] != nil, "every error names what APNs answers: \(code)")
@@ -261,6 +271,21 @@ let ruleCases: [RuleCase] = [
         let diagnostic = try #require(LintInput(spaced).lint().first { $0.code == .payloadTooLarge })
         #expect(diagnostic.message.contains("4096"))
         #expect(diagnostic.message.contains("without whitespace"))
+    }
+
+    @Test func eachPushTypeHasItsOwnPayloadRule() {
+        // MDM and File Provider pushes carry no aps; neither do PushKit payloads need one.
+        #expect(LintInput(#"{"mdm":"magic"}"#).lint().isEmpty, "inferred as mdm from its shape")
+        #expect(LintInput(#"{"mdm":"magic"}"#, [("apns-push-type", "mdm"), ("apns-topic", "com.apple.mgmt.External.1a2b")]).lint().isEmpty)
+        #expect(!LintInput(#"{"container-identifier":"c","domain":"d"}"#).lint().hasErrors)
+        #expect(!LintInput(#"{"caller":"Alice"}"#, [("apns-push-type", "voip"), ("apns-topic", "com.x.voip"), ("apns-priority", "10")]).lint().hasErrors)
+        #expect(!LintInput(#"{"complication":1}"#, [("apns-push-type", "complication"), ("apns-topic", "com.x.complication")]).lint().hasErrors)
+        // An alert push still needs aps; an mdm push needs its PushMagic.
+        #expect(LintInput(#"{"caller":"Alice"}"#, [("apns-push-type", "alert")]).lint().firstReason == .badPayload)
+        #expect(LintInput(#"{"aps":{"alert":"x"}}"#, [("apns-push-type", "mdm")]).lint().map(\.code).contains(.mdmPushMagicMissing))
+        #expect(PushType.inferred(from: try! Payload(decoding: #"{"mdm":"m"}"#)) == .mdm)
+        #expect(PushType.inferred(from: try! Payload(decoding: #"{"container-identifier":"c"}"#)) == .fileProvider)
+        #expect(PushType.inferred(from: try! Payload(decoding: #"{"mdm":"m","aps":{"alert":"x"}}"#)) == .alert)
     }
 
     @Test func anOversizedBodyIsTooLargeBeforeItIsInvalid() {
