@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HeraldCore
 import HeraldSandbox
@@ -26,6 +27,33 @@ import Testing
         }
         // The connection carries on.
         #expect(try await client.send(path: "/3/device/\(token)", headers: try fixture.headers(), body: alertPayload).status == 200)
+    }
+
+    /// Tokens shaped as popular clients make them, through the sandbox over HTTP/2: each is
+    /// answered 200, as APNs answers their users.
+    @Test func popularClientsTokensAreAccepted() async throws {
+        let fixture = try await SandboxFixture.start()
+        defer { Task { await fixture.stop() } }
+        let iat = Int(fixture.clock.now.timeIntervalSince1970)
+        func token(header: String, claims: String, der: Bool = false) throws -> String {
+            let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+            let signature = try fixture.key.privateKey.signature(for: Data(input.utf8))
+            return "bearer " + input + "." + Base64URL.encode(der ? Array(signature.derRepresentation) : Array(signature.rawRepresentation))
+        }
+        let shapes: [(client: String, authorization: String)] = [
+            ("APNSwift", try token(header: #"{"alg":"ES256","typ":"JWT","kid":"ABC123DEFG"}"#, claims: #"{"iss":"DEF123GHIJ","iat":"\#(iat)","kid":"ABC123DEFG"}"#)),
+            ("PyAPNs2", try token(header: #"{"alg":"ES256","kid":"ABC123DEFG","typ":"JWT"}"#, claims: #"{"iss":"DEF123GHIJ","iat":\#(iat).4721}"#)),
+            ("Pushy", try token(header: #"{"alg":"ES256","typ":"JWT","kid":"ABC123DEFG"}"#, claims: #"{"iss":"DEF123GHIJ","iat":\#(iat)}"#, der: true)),
+            ("node-apn", try token(header: #"{"alg":"ES256","typ":"JWT","kid":"ABC123DEFG"}"#, claims: #"{"iss":"DEF123GHIJ","iat":\#(iat)}"#)),
+            ("apns2", try token(header: #"{"alg":"ES256","kid":"ABC123DEFG"}"#, claims: #"{"iat":\#(iat),"iss":"DEF123GHIJ"}"#)),
+        ]
+        let token = try fixture.device()
+        for shape in shapes {
+            // One connection per client, as each would open its own.
+            let client = try await fixture.connect()
+            let response = try await client.send(path: "/3/device/\(token)", headers: try fixture.headers(authorization: shape.authorization), body: alertPayload)
+            #expect(response.status == 200, "\(shape.client): \(response)")
+        }
     }
 
     @Test func mdmAndFileProviderPushesNeedNoAPS() async throws {
