@@ -303,6 +303,16 @@ struct StoreConformanceTests {
             let devices = (0..<20).map { device("a1", String(format: "bb%02d", $0), tags: ["t\($0 % 2)"]) } + [device("a1", "bb00", tags: ["late"])]
             #expect(try await store.upsertDevices(devices).count == 21)
             #expect(try await store.device(appID: "a1", token: "bb00")?.tags == ["late"])
+            // Absent and empty stay apart; a call larger than one statement's batch (10,000) is whole.
+            let sparse = StoredDevice(appID: "a9", token: "cc00", environment: .production, appVersion: "", registeredAt: now, encryptionKey: "key")
+            _ = try await store.upsertDevices([sparse])
+            let read = try await store.device(appID: "a9", token: "cc00")
+            #expect(read?.appVersion == "" && read?.userID == nil && read?.locale == nil && read?.encryptionKey == "key" && read?.environment == .production)
+            let many = (0..<12_345).map { StoredDevice(appID: "a8", token: String(format: "dd%06d", $0), environment: .development, tags: ["bulk"], registeredAt: now) }
+            #expect(try await store.upsertDevices(many).count == 12_345)
+            for token in ["dd000000", "dd009999", "dd010000", "dd012344"] {
+                #expect(try await store.device(appID: "a8", token: token)?.tags == ["bulk"], "\(token)")
+            }
             let odd = try await store.enqueue(notification("a1", Audience(.tags(["t1"], match: .any))), idempotentSince: now).notification
             #expect(odd.audienceSize == 10)
             let sent = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now).notification

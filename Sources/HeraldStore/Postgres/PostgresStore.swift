@@ -194,36 +194,85 @@ public final class PostgresStore: HeraldStore {
             device.stateChangedAt = nil
             return device
         }
+        // Set-based, three statements per call whatever its size: the rows go as arrays side by
+        // side (unnest), so 10,000 devices cost three round trips, not two per device. A token
+        // given twice in one call keeps its last registration (ON CONFLICT cannot touch a row
+        // twice in one statement). Nullable text goes with a bit per column in `nulls`, so an
+        // empty string stays an empty string.
+        var latest: [String: Int] = [:]
+        for (index, device) in stored.enumerated() { latest[device.appID + "\u{1F}" + device.token] = index }
+        let unique = stored.indices.filter { latest[stored[$0].appID + "\u{1F}" + stored[$0].token] == $0 }.map { stored[$0] }
         try await client.withTransaction(logger: logger) { connection in
-            for device in stored {
-                let values: [PostgresValue] = [
-                    .text(device.appID), .text(device.token), .text(device.environment.rawValue), .text(device.kind.rawValue), .text(device.userID),
-                    .text(StoreCoding.encodeTags(device.tags)), .text(device.locale), .text(device.timeZone), .text(device.appVersion),
-                    .double(device.registeredAt.timeIntervalSince1970), .text(device.encryptionKey),
-                ]
-                try await connection.query(
-                    .sql(
-                        """
-                        INSERT INTO devices (\(SQLiteStore.deviceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', NULL, NULL, $11)
-                        ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
-                            user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
-                            app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
-                            state_reason = NULL, state_changed_at = NULL, encryption_key = excluded.encryption_key
-                        """, values
-                    ), logger: logger
-                )
-                try await connection.query(
-                    .sql("DELETE FROM device_tags WHERE app_id = $1 AND token = $2", [.text(device.appID), .text(device.token)]), logger: logger
-                )
-                for tag in Array(Set(device.tags)).sorted() {
-                    try await connection.query(
-                        .sql("INSERT INTO device_tags (app_id, token, tag) VALUES ($1, $2, $3)", [.text(device.appID), .text(device.token), .text(tag)]),
-                        logger: logger
-                    )
-                }
+            for start in stride(from: 0, to: unique.count, by: Self.upsertBatchSize) {
+                try await Self.upsert(Array(unique[start..<min(start + Self.upsertBatchSize, unique.count)]), on: connection, logger: logger)
             }
         }
         return stored
+    }
+
+    /// Devices written per statement by ``upsertDevices(_:)``.
+    static let upsertBatchSize = 10_000
+
+    private static func upsert(_ devices: [StoredDevice], on connection: PostgresConnection, logger: Logger) async throws {
+        var rows = PostgresBindings(capacity: 12)
+        rows.append(devices.map(\.appID))
+        rows.append(devices.map(\.token))
+        rows.append(devices.map(\.environment.rawValue))
+        rows.append(devices.map(\.kind.rawValue))
+        rows.append(devices.map { $0.userID ?? "" })
+        rows.append(devices.map { StoreCoding.encodeTags($0.tags) })
+        rows.append(devices.map { $0.locale ?? "" })
+        rows.append(devices.map { $0.timeZone ?? "" })
+        rows.append(devices.map { $0.appVersion ?? "" })
+        rows.append(devices.map(\.registeredAt.timeIntervalSince1970))
+        rows.append(devices.map { $0.encryptionKey ?? "" })
+        rows.append(devices.map { device in
+            [device.userID, device.locale, device.timeZone, device.appVersion, device.encryptionKey].enumerated()
+                .reduce(Int64(0)) { bits, field in field.element == nil ? bits | (1 << field.offset) : bits }
+        })
+        var cleared = PostgresBindings(capacity: 2)
+        cleared.append(devices.map(\.appID))
+        cleared.append(devices.map(\.token))
+        let tagRows = devices.flatMap { device in Set(device.tags).sorted().map { (device.appID, device.token, $0) } }
+        var tags = PostgresBindings(capacity: 3)
+        tags.append(tagRows.map(\.0))
+        tags.append(tagRows.map(\.1))
+        tags.append(tagRows.map(\.2))
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO devices (\(SQLiteStore.deviceColumns))
+                    SELECT v.app_id, v.token, v.environment, v.kind, CASE WHEN v.nulls & 1 = 0 THEN v.user_id END, v.tags,
+                        CASE WHEN v.nulls & 2 = 0 THEN v.locale END, CASE WHEN v.nulls & 4 = 0 THEN v.time_zone END,
+                        CASE WHEN v.nulls & 8 = 0 THEN v.app_version END, v.registered_at, 'active', NULL, NULL,
+                        CASE WHEN v.nulls & 16 = 0 THEN v.encryption_key END
+                    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                                $9::text[], $10::float8[], $11::text[], $12::bigint[])
+                        AS v(app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, encryption_key, nulls)
+                    ON CONFLICT (app_id, token) DO UPDATE SET environment = excluded.environment, kind = excluded.kind,
+                        user_id = excluded.user_id, tags = excluded.tags, locale = excluded.locale, time_zone = excluded.time_zone,
+                        app_version = excluded.app_version, registered_at = excluded.registered_at, state = 'active',
+                        state_reason = NULL, state_changed_at = NULL, encryption_key = excluded.encryption_key
+                    """, binds: rows
+            ), logger: logger
+        )
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    DELETE FROM device_tags t USING unnest($1::text[], $2::text[]) AS v(app_id, token)
+                    WHERE t.app_id = v.app_id AND t.token = v.token
+                    """, binds: cleared
+            ), logger: logger
+        )
+        if !tagRows.isEmpty {
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        INSERT INTO device_tags (app_id, token, tag) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+                        """, binds: tags
+                ), logger: logger
+            )
+        }
     }
 
     public func device(appID: String, token: String) async throws -> StoredDevice? {
