@@ -63,10 +63,15 @@ public final class APNsClient: Sendable {
     /// about the two clocks.
     static func clockDisagreement(tokenAge: TimeInterval) -> String {
         let limit = Int(ProviderTokenSource.maximumTokenAge)
-        let age = max(0, Int(tokenAge))
+        guard tokenAge >= 0 else {
+            return "APNs calls the provider token expired, and this machine's clock is now \(Int(-tokenAge)) s before the moment it signed the token: "
+                + "the clock moved back. Set this machine's clock (NTP); not sent again with the same token."
+        }
+        let age = Int(tokenAge)
+        let ahead = limit - age
         return "APNs calls the provider token expired (older than \(limit) s), but this machine signed it \(age) s ago: "
-            + "the server's clock is at least \(limit - age) s (\((limit - age + 59) / 60) min) ahead of this machine's. "
-            + "Set this machine's clock (NTP); not sent again, as a new token would be refused the same way."
+            + "the server's clock is at least \(ahead) s (\(ahead / 60) min) ahead of this machine's. Set this machine's clock (NTP). "
+            + "Not sent again: the same token would be refused the same way, and a new one within 20 minutes of it draws TooManyProviderTokenUpdates."
     }
 
     /// The one place where answers are judged and retries decided. `first`, when given, is an
@@ -104,13 +109,13 @@ public final class APNsClient: Sendable {
                 } catch {
                     result.failure = error
                     // A failed connection attempt counts as an attempt and is retried after
-                    // back-off, unless the server's certificate was refused: that fails the
-                    // same way a moment later.
-                    guard case .connectionFailed(let why) = error else { break }
-                    if TransportErrorText.isCertificateRejection(why) {
+                    // back-off. A refused server certificate is not: it fails the same way a
+                    // moment later (the pool fails the notifications behind it at once too).
+                    if case .certificateRejected = error {
                         result.attempts += 1
                         break
                     }
+                    guard case .connectionFailed = error else { break }
                     result.attempts += 1
                     if result.attempts < policy.maximumAttempts {
                         try? await Task.sleep(for: backoff(after: result.attempts))
@@ -147,9 +152,17 @@ public final class APNsClient: Sendable {
                 if advice == .afterNewProviderToken, case .token(let source) = configuration.authentication, let token {
                     // Sent again only with a different token: the same JWT would be refused the
                     // same way, and a token too young to replace means the clocks disagree.
-                    if !tokenRenewed, let renewed = try? source.refresh(replacing: token), renewed != token {
-                        tokenRenewed = true
-                        continue
+                    if !tokenRenewed {
+                        do {
+                            let renewed = try source.refresh(replacing: token)
+                            if renewed != token {
+                                tokenRenewed = true
+                                continue
+                            }
+                        } catch {
+                            result.detail = "APNs calls the provider token expired, and a new one could not be signed: \(error)"
+                            break
+                        }
                     }
                     result.detail = Self.clockDisagreement(tokenAge: source.age(of: token))
                     break
@@ -179,7 +192,7 @@ public final class APNsClient: Sendable {
                 )
             case .failure(.notOpened(let why)):
                 result.failure = .connectionFailed(why)
-                if result.attempts < policy.maximumAttempts, !TransportErrorText.isCertificateRejection(why) {
+                if result.attempts < policy.maximumAttempts {
                     try? await Task.sleep(for: backoff(after: result.attempts))
                     continue
                 }
@@ -239,6 +252,7 @@ public final class APNsClient: Sendable {
         let errorBody = response.status == 200 ? nil : APNsErrorBody(bytes: response.body)
         result.reason = errorBody?.reason
         result.timestamp = errorBody?.date
+        result.timestampMilliseconds = errorBody?.timestamp
     }
 
     /// Sends every notification of a sequence, as many at once as the connections allow, and

@@ -4,6 +4,9 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case timeout
     /// The connection could not be made (address, TLS, ALPN); the text says why.
     case connectionFailed(String)
+    /// The server's certificate was refused (it does not chain to a trusted root, has expired,
+    /// or names another host): trying again at once fails the same way.
+    case certificateRejected(String)
     /// The connection broke before the answer came.
     case connectionLost(String)
     /// The credentials could not be used (unreadable key or certificate).
@@ -15,6 +18,7 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .timeout: "no answer within the request timeout"
         case .connectionFailed(let why): "could not connect: \(why)"
+        case .certificateRejected(let why): "could not connect: \(why)"
         case .connectionLost(let why): "the connection broke before the answer: \(why)"
         case .credentials(let why): "the credentials cannot be used: \(why)"
         case .shutDown: "the client was shut down"
@@ -28,6 +32,7 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .timeout: "Timeout"
         case .connectionFailed(let why): Self.isTLSFailure(why) ? "TLSFailure" : "ConnectionFailed"
+        case .certificateRejected: "TLSFailure"
         case .connectionLost: "ConnectionLost"
         case .credentials: "CredentialsUnusable"
         case .shutDown: "ClientShutDown"

@@ -18,6 +18,8 @@ public struct APNsResult: Sendable, Hashable {
     public var reason: APNsReason?
     /// For 410: when APNs learned the token stopped being valid.
     public var timestamp: Date?
+    /// The same moment as APNs sent it, in milliseconds since 1970.
+    public var timestampMilliseconds: Int64?
     /// Herald's own explanation of the answer, when it knows more than the reason says (an
     /// `ExpiredProviderToken` for a token this machine minted minutes ago: the clocks disagree).
     public var detail: String?

@@ -102,9 +102,10 @@ extension AuthenticationMethod: ExpressibleByArgument {}
 /// Reads a file, or standard input for `-`; an unreadable file is reported on standard error
 /// with exit status 64, apart from the 1 that means "the payload has errors". Pipes and other
 /// special files (`/dev/stdin`, `<(…)`) are read to their end, like regular files. More than
-/// 64 MB is refused: no payload, token list or scenario is that large.
+/// 1 GiB is refused (a file of 15 million device tokens is that large): reading on would only
+/// exhaust memory.
 func readInput(_ path: String, command: String) throws -> [UInt8] {
-    let maximumInputBytes = 64 * 1_048_576
+    let maximumInputBytes = 1 << 30
     let handle: FileHandle
     if path == "-" {
         handle = FileHandle.standardInput
@@ -127,11 +128,11 @@ func readInput(_ path: String, command: String) throws -> [UInt8] {
         while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
             bytes += chunk
             if bytes.count > maximumInputBytes {
-                throw CommandError("\(path == "-" ? "standard input" : path) is larger than \(maximumInputBytes / 1_048_576) MB; that is no payload or token list Herald reads").exit(command: command)
+                throw CommandError("\(path == "-" ? "standard input" : path) is larger than 1 GiB; Herald reads payloads, token lists and scenarios up to that size").exit(command: command)
             }
         }
-    } catch let error as CommandError {
-        throw error
+    } catch let exit as ExitCode {
+        throw exit
     } catch {
         throw CommandError("cannot read \(path == "-" ? "standard input" : path): \(error.localizedDescription)").exit(command: command)
     }

@@ -42,6 +42,8 @@ struct TokenCommand: AsyncParsableCommand {
         if verify == nil, key == nil || teamID == nil { throw ValidationError("give --key and --team-id to mint a token, or --verify JWT to check one") }
         if verify != nil, key != nil, teamID == nil { throw ValidationError("--key needs --team-id to check a signature") }
         if verify != nil, new { throw ValidationError("--new mints a token; --verify checks one: choose one") }
+        if verify != nil, key == nil, teamID != nil || keyID != nil { throw ValidationError("--team-id and --key-id check a signature with --key; give --key too") }
+        if verify != nil, verbose { throw ValidationError("--verify prints everything it finds; --verbose is for minting") }
     }
 
     func run() async throws {

@@ -73,10 +73,10 @@ struct ClientFixture {
     @Test func serverErrorsAreRetriedWithBackoffUpToTheLimit() async throws {
         let fixture = try await ClientFixture.start()
         let client = try fixture.client(retry: RetryPolicy(maximumAttempts: 4, initialBackoff: .milliseconds(5)))
-        try fixture.sandbox.state.setFaults(FaultPlan(script: [503, 500, 429]))
+        try fixture.sandbox.state.setFaults(FaultPlan(script: [.serviceUnavailable, .internalServerError, .tooManyRequests]))
         let recovered = await client.send(try fixture.notification())
         #expect(recovered.isSuccess && recovered.attempts == 4, "\(recovered)")
-        try fixture.sandbox.state.setFaults(FaultPlan(script: [503, 503, 503, 503, 503]))
+        try fixture.sandbox.state.setFaults(FaultPlan(script: Array(repeating: .serviceUnavailable, count: 5)))
         let givenUp = await client.send(try fixture.notification())
         #expect(givenUp.status == 503 && givenUp.reason == .serviceUnavailable && givenUp.attempts == 4, "\(givenUp)")
         try await client.shutdown()

@@ -178,7 +178,7 @@ import Testing
     @Test func faultsAnswer429And500And503() async throws {
         let fixture = try await SandboxFixture.start()
         defer { Task { await fixture.stop() } }
-        try fixture.state.setFaults(FaultPlan(script: [429, 500, 503]))
+        try fixture.state.setFaults(FaultPlan(script: [.tooManyRequests, .internalServerError, .serviceUnavailable]))
         let client = try await fixture.connect()
         let path = "/3/device/\(try fixture.device())"
         expect(try await client.send(path: path, headers: try fixture.headers(), body: alertPayload), .tooManyRequests)
@@ -231,6 +231,21 @@ import Testing
         #expect(wrongPair.status == 400 && wrongPair.body.contains("Shutdown with 503"), "\(wrongPair.body)")
         let unknown = try await put(#"{"script":["Sleepy"]}"#)
         #expect(unknown.status == 400 && unknown.body.contains("Sleepy") && unknown.body.contains("503 Shutdown"), "\(unknown.body)")
+        let fraction = try await put(#"{"latencyMilliseconds":1.5}"#)
+        #expect(fraction.status == 400 && fraction.body.contains("latencyMilliseconds") && fraction.body.contains("whole number"), "\(fraction.body)")
+        let broken = try await put("{")
+        #expect(broken.status == 400 && broken.body.contains("line 1, column 2"), "\(broken.body)")
+        let notAnAnswer = try await put(#"{"script":[true]}"#)
+        #expect(notAnAnswer.status == 400 && notAnAnswer.body.contains("script[0]") && notAnAnswer.body.contains("503 Shutdown"), "\(notAnAnswer.body)")
+        let overOne = try await put(#"{"rates":{"500":0.5,"503 Shutdown":0.6}}"#)
+        #expect(overOne.status == 400 && overOne.body.contains("add up to 1 or less"), "\(overOne.body)")
+        let synonyms = try await put(#"{"rates":{"503":0.1,"ServiceUnavailable":0.1}}"#)
+        #expect(synonyms.status == 400 && synonyms.body.contains("the same answer"), "\(synonyms.body)")
+        let herald = try await put(#"{"script":["400 BadPayload"]}"#)
+        #expect(herald.status == 400 && herald.body.contains("not one APNs documents"), "\(herald.body)")
+        let documented = try await put(#"{"script":["BadEnvironmentKeyIdInToken"]}"#)
+        #expect(documented.status == 200 && documented.body.contains("403 BadEnvironmentKeyInToken"), "sent in APNs's spelling: \(documented.body)")
+        #expect(try await put("{}").status == 200)
         let badStatus = try await put(#"{"script":[404]}"#)
         #expect(badStatus.status == 400 && badStatus.body.contains("429, 500, 503"), "\(badStatus.body)")
     }

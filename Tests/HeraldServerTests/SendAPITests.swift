@@ -93,6 +93,23 @@ struct SendAPITests {
         }
     }
 
+    @Test("a background payload goes out at priority 5 when none is given, as herald send does")
+    func backgroundPriorityIsInferred() async throws {
+        let test = try await TestServer.make()
+        let admin = test.admin
+        let sandbox = try #require(test.server.sandbox)
+        try await test.run { api in
+            let app = try await api.createApp(admin: admin)
+            _ = try await api.call(.put, "/v1/devices/\(token(7))", key: app.key, json: ["environment": "development"])
+            let answer = try await api.call(.post, "/v1/notifications?wait=true", key: app.key, json: [
+                "to": ["tokens": [token(7)]], "payload": ["aps": ["content-available": 1]],
+            ])
+            #expect(answer.status == 200, "\(answer.text)")
+            let received = try #require(sandbox.state.received(token: token(7)).last)
+            #expect(received.priority == 5 && received.pushType == "background", "\(received)")
+        }
+    }
+
     @Test("lint errors refuse the send with diagnostics; bad targets and headers say what is allowed")
     func validation() async throws {
         let test = try await TestServer.make()
@@ -116,6 +133,8 @@ struct SendAPITests {
                 (["to": ["all": true], "message": ["body": "hi"], "pushType": "fax"], "is not one of"),
                 (["to": ["all": true], "message": ["body": "hi"], "locales": ["!!": ["message": ["body": "x"]]]], "language tag"),
                 (["message": ["body": "hi"]], "missing field 'to'"),
+                (["to": ["all": true], "payload": ["mdm": "PushMagic"]], "pushType mdm is not sent by the App Server"),
+                (["to": ["all": true], "payload": ["container-identifier": "c"]], "pushType fileprovider is not sent by the App Server"),
             ] as [([String: Any], String)] {
                 let answer = try await api.call(.post, "/v1/notifications", key: app.key, json: body)
                 #expect(answer.status == 400, "\(body)")

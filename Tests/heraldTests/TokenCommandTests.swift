@@ -80,6 +80,8 @@ import Testing
         #expect(wrongKey.status == 1 && wrongKey.stdout.hasPrefix("APNs answers 403 InvalidProviderToken: no provider key with kid ABC123DEFG"), "\(wrongKey.stdout)")
         let garbage = try HeraldCLI.run(["token", "--verify", "not-a-token"])
         #expect(garbage.status == 1 && garbage.stdout.contains("403 InvalidProviderToken"), "\(garbage.stdout)")
+        let teamOnly = try HeraldCLI.run(["token", "--verify", jwt, "--team-id", "DEF123GHIJ"])
+        #expect(teamOnly.status != 0 && teamOnly.stderr.contains("give --key too"), "\(teamOnly.stderr)")
         let usage = try HeraldCLI.run(["token"])
         #expect(usage.status != 0 && usage.stderr.contains("give --key and --team-id to mint a token, or --verify JWT to check one"), "\(usage.stderr)")
     }

@@ -277,12 +277,17 @@ final class APNsClientHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A broken connection (TLS refused, garbage): say why to whoever waits for it to be
         // ready, then close it, which fails what is pending.
-        let why = TransportErrorText.describe(error)
+        let clientError = TransportErrorText.clientError(error)
+        let why: String
+        switch clientError {
+        case .connectionFailed(let text), .certificateRejected(let text): why = text
+        default: why = clientError.description
+        }
         if brokenBecause == nil {
             brokenBecause = why
             status.update { $0.brokenBecause = why }
         }
-        settleReady(APNsClientError.connectionFailed(why))
+        settleReady(clientError)
         context.close(promise: nil)
     }
 

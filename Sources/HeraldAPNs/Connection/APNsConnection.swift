@@ -128,6 +128,9 @@ final class APNsConnection: Sendable {
             }
                 .flatMapError { (error: any Error) -> EventLoopFuture<Void> in
                     channel.close(promise: nil)
+                    if case .certificateRejected(let inner) = error as? APNsClientError {
+                        return channel.eventLoop.makeFailedFuture(APNsClientError.certificateRejected("\(host):\(port): \(inner)"))
+                    }
                     var why = "closed before its HTTP/2 settings"
                     if case .connectionFailed(let inner) = error as? APNsClientError { why = inner }
                     return channel.eventLoop.makeFailedFuture(APNsClientError.connectionFailed("\(host):\(port): \(why)"))
@@ -137,7 +140,11 @@ final class APNsConnection: Sendable {
         } catch let error as APNsClientError {
             throw error
         } catch {
-            throw .connectionFailed("\(host):\(port): \(TransportErrorText.describe(error))")
+            switch TransportErrorText.clientError(error) {
+            case .certificateRejected(let why): throw .certificateRejected("\(host):\(port): \(why)")
+            case .connectionFailed(let why): throw .connectionFailed("\(host):\(port): \(why)")
+            default: throw .connectionFailed("\(host):\(port): \(error)")
+            }
         }
     }
 

@@ -32,6 +32,9 @@ final class ConnectionPool: Sendable {
         /// without answering anything: the next connect waits longer for each
         /// (``connectBackoff``).
         var connectFailures = 0
+        /// The last refusal of the server's certificate and until when it stands: acquiring
+        /// fails at once meanwhile, instead of a handshake per waiting notification.
+        var certificateRejection: (error: APNsClientError, until: ContinuousClock.Instant)?
 
         /// Takes connections that are closing or closed out of use, noting those lost within
         /// ``shortLivedConnection`` that never answered (a server that says GOAWAY or breaks
@@ -87,13 +90,21 @@ final class ConnectionPool: Sendable {
         case connect
         case wait
         case shutDown
+        case rejected(APNsClientError)
     }
+
+    /// How long a refused server certificate stands before a handshake is tried again.
+    static let certificateRejectionHold = Duration.seconds(10)
 
     /// Room for one more notification and the connection to send it on.
     func acquire() async throws(APNsClientError) -> APNsConnection {
         while true {
             let pick: Pick = state.withLock { state in
                 if state.isShutDown { return .shutDown }
+                if let rejection = state.certificateRejection {
+                    if ContinuousClock.now < rejection.until { return .rejected(rejection.error) }
+                    state.certificateRejection = nil
+                }
                 guard state.inFlight < target * streamsPerConnection else { return .wait }
                 state.retireUnusable()
                 let best = state.connections.min { $0.inFlight < $1.inFlight }
@@ -109,6 +120,8 @@ final class ConnectionPool: Sendable {
             switch pick {
             case .shutDown:
                 throw .shutDown
+            case .rejected(let error):
+                throw error
             case .connection(let connection):
                 // Connect ahead: another connection is made while this one is already busy.
                 if connection.inFlight > 0 { startConnecting() }
@@ -258,7 +271,11 @@ final class ConnectionPool: Sendable {
             case .failure(let error):
                 state.connectFailures += 1
                 if error is CancellationError { return .failure(.shutDown) }
-                return .failure((error as? APNsClientError) ?? .connectionFailed("\(error)"))
+                let clientError = (error as? APNsClientError) ?? .connectionFailed("\(error)")
+                if case .certificateRejected = clientError {
+                    state.certificateRejection = (clientError, ContinuousClock.now + Self.certificateRejectionHold)
+                }
+                return .failure(clientError)
             }
         }
         switch outcome {

@@ -37,8 +37,8 @@ public struct ProviderTokenReport: Sendable {
         notes += Self.headerNotes(decoded.header)
         notes += Self.claimNotes(decoded.claims)
         notes += Self.signatureNotes(decoded.signature, checked: !verifier.keys.isEmpty)
-        if let value = decoded.issuedAtValue, let seconds = ProviderTokenVerifier.issuedAtSeconds(value) {
-            notes += Self.ageNotes(issuedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), now: now, maximumAge: verifier.maximumAge)
+        if let value = decoded.issuedAtValue, let issuedAt = IssuedAt(value) {
+            notes += Self.ageNotes(issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt.seconds)), now: now, maximumAge: verifier.maximumAge)
         }
         self.notes = notes
     }
@@ -57,12 +57,14 @@ public struct ProviderTokenReport: Sendable {
 
     static func claimNotes(_ claims: JSONObject) -> [String] {
         var notes: [String] = []
-        if let iat = claims["iat"] {
-            if let number = iat.numberValue, number.isIntegerLiteral {
-                notes.append("iat \(number.literal) is a JSON integer, as Apple documents (node-apn, apns2 and gorush, aioapns and Pushy send this)")
-            } else if iat.numberValue != nil {
-                notes.append("iat \(iat.jsonString) has a fraction, as PyAPNs2 sends time.time(); APNs accepts it (read down to the second)")
-            } else if iat.stringValue != nil, ProviderTokenVerifier.issuedAtSeconds(iat) != nil {
+        // Only forms the verifier reads get a note: what it refuses, the verdict explains.
+        if let iat = claims["iat"], let issuedAt = IssuedAt(iat) {
+            switch issuedAt.form {
+            case .integer:
+                notes.append("iat \(iat.jsonString) is a JSON integer, as Apple documents (node-apn, apns2 and gorush, aioapns and Pushy send this)")
+            case .number:
+                notes.append("iat \(iat.jsonString) is a number with a fraction or an exponent, as PyAPNs2 sends time.time(); APNs accepts it (read down to the second)")
+            case .digitString:
                 notes.append("iat is a string of digits, as APNSwift sends it; APNs accepts it")
             }
         }

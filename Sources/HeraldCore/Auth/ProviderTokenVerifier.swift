@@ -57,23 +57,6 @@ public struct ProviderTokenVerifier: Sendable {
         return verify(jwt: String(parts[1]).trimmingWhitespace(), now: now)
     }
 
-    /// `iat` as whole UNIX seconds, in each form APNs accepts from a popular client:
-    /// - a JSON integer (Apple's examples; node-apn, apns2 and gorush, aioapns, Pushy);
-    /// - a JSON number with a fraction (PyAPNs2 sends `time.time()`), read down to the second;
-    /// - a string of decimal digits (APNSwift has sent `"iat":"1700000000"` for years, and its
-    ///   users' notifications are delivered).
-    /// Anything else (a sign, a string with a fraction, spaces) is refused.
-    static func issuedAtSeconds(_ value: JSONValue) -> Int64? {
-        if let number = value.numberValue {
-            if let whole = Int64(number.literal) { return whole }
-            let seconds = number.doubleValue
-            guard seconds.isFinite, seconds >= 0, seconds < 253_402_300_800 else { return nil }
-            return Int64(seconds.rounded(.down))
-        }
-        guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int64(text)
-    }
-
     /// An ES256 signature as JOSE writes it (r and s, 32 bytes each) or DER-encoded, as Java's
     /// `SHA256withECDSA` makes it (Pushy sends that, and APNs accepts it).
     static func signature(_ bytes: [UInt8]) -> P256.Signing.ECDSASignature? {
@@ -101,11 +84,11 @@ public struct ProviderTokenVerifier: Sendable {
         guard let issuedAtValue = decoded.issuedAtValue else {
             return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's claims have no iat (issue time in UNIX seconds)"))
         }
-        // Whole seconds within a sane range (0 to year 9999), so the date math below cannot overflow.
-        guard let issuedAtSeconds = Self.issuedAtSeconds(issuedAtValue), (0...253_402_300_799).contains(issuedAtSeconds) else {
-            let milliseconds = Self.issuedAtSeconds(issuedAtValue).map { $0 >= 100_000_000_000 } ?? false
+        // The forms APNs accepts (IssuedAt), within a range a calendar holds.
+        guard let issuedAtSeconds = IssuedAt(issuedAtValue)?.seconds else {
+            let hint = IssuedAt.unitMistake(issuedAtValue).map { "that looks like \($0), and APNs wants UNIX seconds, such as 1700000000" }
             return .failure(ProviderTokenRejection(.invalidProviderToken, "the token's iat is \(issuedAtValue.jsonString); "
-                + (milliseconds ? "that looks like milliseconds, and APNs wants UNIX seconds, such as 1700000000" : "it must be UNIX seconds, such as 1700000000")))
+                + (hint ?? "it must be UNIX seconds, such as 1700000000")))
         }
         var signatureChecked = false
         if !keys.isEmpty {
@@ -130,9 +113,8 @@ public struct ProviderTokenVerifier: Sendable {
             return .failure(ProviderTokenRejection(.expiredProviderToken, "the token was issued \(Int(age)) s ago; APNs accepts tokens up to \(Int(maximumAge)) s old"))
         }
         if -age > allowedClockSkew {
-            var detail = "the token's iat is \(Int(-age)) s in the future; check the provider's clock"
-            if issuedAtSeconds >= 100_000_000_000 { detail = "the token's iat \(issuedAtSeconds) looks like milliseconds, and APNs wants UNIX seconds" }
-            return .failure(ProviderTokenRejection(.invalidProviderToken, detail))
+            let hint = IssuedAt.unitMistake(issuedAtValue).map { "the token's iat \(issuedAtSeconds) looks like \($0), and APNs wants UNIX seconds" }
+            return .failure(ProviderTokenRejection(.invalidProviderToken, hint ?? "the token's iat is \(Int(-age)) s in the future; check the provider's clock"))
         }
         return .success(VerifiedProviderToken(keyID: keyID, teamID: teamID, issuedAt: issuedAt, signatureChecked: signatureChecked))
     }

@@ -5,7 +5,7 @@ extension PushType {
     /// `{"container-identifier": …}` without `aps`, otherwise `alert`.
     public static func inferred(from payload: Payload) -> PushType {
         if payload.json["aps"] == nil {
-            if payload.json[mdmKey]?.stringValue != nil { return .mdm }
+            if payload.json[mdmKey] != nil { return .mdm }
             if payload.json[containerIdentifierKey] != nil { return .fileProvider }
         }
         let aps = payload.aps

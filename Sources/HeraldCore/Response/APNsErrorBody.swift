@@ -24,7 +24,24 @@ public struct APNsErrorBody: Sendable, Hashable {
             return nil
         }
         self.reason = APNsReason(rawValue: reason)
-        self.timestamp = value["timestamp"]?.numberValue.flatMap { Int64($0.literal) ?? Int64(exactly: $0.doubleValue.rounded()) }
+        // Kept only when it is a moment a calendar can hold (0 to year 9999): a hostile or broken
+        // server's value is dropped, never trapped on.
+        self.timestamp = value["timestamp"]?.numberValue
+            .flatMap { Int64($0.literal) ?? Self.wholeMilliseconds($0.doubleValue) }
+            .flatMap { Self.validMilliseconds.contains($0) ? $0 : nil }
+    }
+
+    /// The milliseconds a 410 timestamp may be: 1970 to the end of year 9999.
+    public static let validMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
+
+    /// `date` in milliseconds since 1970, as APNs writes its 410 timestamp.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        wholeMilliseconds(date.timeIntervalSince1970 * 1000) ?? 0
+    }
+
+    private static func wholeMilliseconds(_ value: Double) -> Int64? {
+        guard value.isFinite, value > -9.2e18, value < 9.2e18 else { return nil }
+        return Int64(value.rounded())
     }
 
     /// The bytes APNs sends: `{"reason":"Unregistered","timestamp":1700000000000}`.

@@ -64,7 +64,9 @@ extension APNsReason {
     /// those errors, so the choice is made in one place.
     public static let badPayload = APNsReason(rawValue: "BadPayload")
 
-    /// Every reason Apple documents, grouped by status as in Apple's table.
+    /// Every reason Apple documents, grouped by status as in Apple's table, each spelt as APNs
+    /// answers it (``badEnvironmentKeyInToken``, which the table spells
+    /// ``badEnvironmentKeyIDInToken``).
     public static let known: [APNsReason] = [
         .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority, .badTopic,
         .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,

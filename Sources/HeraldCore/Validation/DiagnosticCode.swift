@@ -34,6 +34,7 @@ extension DiagnosticCode {
     public static let pushTypeMissing = DiagnosticCode(rawValue: "push-type-missing")
     public static let backgroundPriorityDefault = DiagnosticCode(rawValue: "background-priority-default")
     public static let mdmExtraKeys = DiagnosticCode(rawValue: "mdm-extra-keys")
+    public static let mdmNeedsCertificate = DiagnosticCode(rawValue: "mdm-needs-certificate")
     public static let fileProviderContainerMissing = DiagnosticCode(rawValue: "file-provider-container-missing")
     public static let headerUnknown = DiagnosticCode(rawValue: "header-unknown")
     public static let expirationPast = DiagnosticCode(rawValue: "expiration-past")
@@ -104,6 +105,7 @@ extension DiagnosticCode {
         (.mdmPushMagicMissing, .error, "mdm push without {\"mdm\": \"<PushMagic>\"}"),
         (.pushTypeMissing, .warning, "no apns-push-type header"),
         (.mdmExtraKeys, .warning, "mdm push with keys beside mdm (Apple: only the PushMagic)"),
+        (.mdmNeedsCertificate, .warning, "mdm push with token authentication (Apple's MDM uses the MDM push certificate)"),
         (.fileProviderContainerMissing, .warning, "fileprovider push without container-identifier"),
         (.backgroundPriorityDefault, .warning, "background push without apns-priority (APNs accepts it and uses 10; send 5)"),
         (.headerUnknown, .warning, "an apns-… header APNs does not define (a typo?)"),

@@ -95,6 +95,14 @@ extension LintRun {
                    fix: "send with a .p8 key, key id and team id", reason: .topicDisallowed)
         }
 
+        // Apple's MDM protocol sends with the MDM push certificate, whose UID is the topic; Apple
+        // documents no answer for a provider token, so this warns rather than naming one.
+        if pushType == .mdm, options.authentication == .token {
+            report(.mdmNeedsCertificate, .warning, header: HeaderName.authorization,
+                   "mdm pushes are sent with the MDM push certificate (its UID is the topic), not a provider token",
+                   fix: "send with the MDM push certificate (herald send --cert mdm-push.p12)")
+        }
+
         // Background pushes and priority. Apple ("Sending background updates to your app"):
         // "Specifying [priority 10] for a notification that has a payload containing the
         // content-available key causes an error", and without apns-priority "APNs sets the

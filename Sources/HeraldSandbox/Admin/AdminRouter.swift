@@ -120,17 +120,40 @@ struct AdminRouter: Sendable {
 
     private func decode<T: Decodable>(_ body: [UInt8]) throws -> T {
         guard !body.isEmpty else { throw SandboxError.invalid("the request needs a JSON body") }
+        // HeraldCore's parser first: it says where the JSON breaks and what JSON allows there.
+        do {
+            _ = try JSONParser().parse(body)
+        } catch {
+            throw SandboxError.invalid("the body is not valid JSON: \(error.message) at line \(error.line), column \(error.column)")
+        }
+        let path = { (codingPath: [any CodingKey]) in
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let DecodingError.keyNotFound(key, _) {
             throw SandboxError.invalid("the JSON body lacks \"\(key.stringValue)\"")
         } catch let DecodingError.dataCorrupted(context) {
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw SandboxError.invalid((path.isEmpty ? "" : "at \(path): ") + context.debugDescription)
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw SandboxError.invalid("wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
+            let at = path(context.codingPath)
+            throw SandboxError.invalid((at.isEmpty ? "" : "at \(at): ") + context.debugDescription)
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw SandboxError.invalid("wrong type at \(path(context.codingPath)): expected \(Self.jsonName(of: type))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw SandboxError.invalid("null at \(path(context.codingPath)): expected \(Self.jsonName(of: type))")
         } catch {
             throw SandboxError.invalid("the body is not the expected JSON: \(error)")
+        }
+    }
+
+    /// A Swift type as JSON calls it, for error messages.
+    private static func jsonName(of type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is FaultAnswer.Type: FaultAnswer.allowedForms
+        default: "\(type)"
         }
     }
 

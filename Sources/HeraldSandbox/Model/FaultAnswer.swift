@@ -6,7 +6,7 @@ import HeraldCore
 /// (`"Shutdown"`, whose status comes from Apple's table) or both (`"503 Shutdown"`). Any pair
 /// Apple documents can be injected; `503 Shutdown` and the other reasons that close the
 /// connection are answered and followed by GOAWAY, as APNs does.
-public struct FaultAnswer: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+public struct FaultAnswer: Sendable, Hashable, Codable, CustomStringConvertible {
     public let status: Int
     public let reason: APNsReason
 
@@ -19,8 +19,10 @@ public struct FaultAnswer: Sendable, Hashable, Codable, ExpressibleByIntegerLite
     public static let allowedForms = "a status (429, 500, 503), a documented reason such as \"Shutdown\", or both, such as \"503 Shutdown\""
 
     /// A documented pair; the reason's status must be `status`.
-    public init(status: Int, reason: APNsReason) throws(SandboxError) {
-        guard reason.isKnown, let documented = reason.status else {
+    public init(status: Int, reason given: APNsReason) throws(SandboxError) {
+        // Apple's reasons only (Herald's own BadPayload is not one), in the spelling APNs sends.
+        let reason = given.canonical
+        guard APNsReason.known.contains(reason), let documented = reason.status else {
             throw .invalid("fault reason \"\(reason.rawValue)\" is not one APNs documents; give \(Self.allowedForms)")
         }
         guard documented == status else {
@@ -46,8 +48,8 @@ public struct FaultAnswer: Sendable, Hashable, Codable, ExpressibleByIntegerLite
         case 1 where Int(parts[0]) != nil:
             try self.init(status: Int(parts[0])!)
         case 1:
-            let reason = APNsReason(rawValue: String(parts[0]))
-            guard let status = reason.status else {
+            let reason = APNsReason(rawValue: String(parts[0])).canonical
+            guard APNsReason.known.contains(reason), let status = reason.status else {
                 throw .invalid("fault \"\(text)\" is not a reason APNs documents; give \(Self.allowedForms)")
             }
             try self.init(status: status, reason: reason)
@@ -58,9 +60,18 @@ public struct FaultAnswer: Sendable, Hashable, Codable, ExpressibleByIntegerLite
         }
     }
 
-    /// For `FaultPlan(script: [503, 429])` in code; a status without a usual reason traps.
-    public init(integerLiteral value: Int) {
-        do { try self.init(status: value) } catch { preconditionFailure(error.description) }
+    /// 429 `TooManyRequests`.
+    public static let tooManyRequests = FaultAnswer(checked: 429, .tooManyRequests)
+    /// 500 `InternalServerError`.
+    public static let internalServerError = FaultAnswer(checked: 500, .internalServerError)
+    /// 503 `ServiceUnavailable`.
+    public static let serviceUnavailable = FaultAnswer(checked: 503, .serviceUnavailable)
+    /// 503 `Shutdown`, after which the connection closes with GOAWAY.
+    public static let shutdown = FaultAnswer(checked: 503, .shutdown)
+
+    private init(checked status: Int, _ reason: APNsReason) {
+        self.status = status
+        self.reason = reason
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,8 +79,10 @@ public struct FaultAnswer: Sendable, Hashable, Codable, ExpressibleByIntegerLite
         do {
             if let status = try? container.decode(Int.self) {
                 try self.init(status: status)
+            } else if let text = try? container.decode(String.self) {
+                try self.init(text: text)
             } else {
-                try self.init(text: try container.decode(String.self))
+                throw SandboxError.invalid("a fault is \(Self.allowedForms)")
             }
         } catch let error as SandboxError {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)

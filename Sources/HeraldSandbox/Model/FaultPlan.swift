@@ -10,7 +10,7 @@ public struct FaultPlan: Sendable, Hashable, Codable {
     /// Answers to the next requests, one each, before anything else.
     public var script: [FaultAnswer]
     /// Probability (0…1) of each answer, per request, keyed as a ``FaultAnswer`` is written
-    /// (`"500"`, `"503 Shutdown"`).
+    /// (`"500"`, `"503 Shutdown"`); together at most 1, one answer per request.
     public var rates: [String: Double]
     /// Added to every answer, in milliseconds.
     public var latencyMilliseconds: Int
@@ -45,12 +45,19 @@ public struct FaultPlan: Sendable, Hashable, Codable {
             ))
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        // Whole numbers read here: Foundation calls 1.5 or 1e20 "not valid JSON", with no field.
+        func whole(_ key: CodingKeys) throws -> Int? {
+            guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
+            if let value = try? container.decode(Int.self, forKey: key) { return value }
+            let shown = (try? container.decode(Double.self, forKey: key)).map { "\($0)" } ?? "something else"
+            throw DecodingError.dataCorrupted(.init(codingPath: [key], debugDescription: "must be a whole number, such as 50; got \(shown)"))
+        }
         self.init(
             script: try container.decodeIfPresent([FaultAnswer].self, forKey: .script) ?? [],
             rates: try container.decodeIfPresent([String: Double].self, forKey: .rates) ?? [:],
-            latencyMilliseconds: try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0,
-            goAwayAfterStreams: try container.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams),
-            resetAfterStreams: try container.decodeIfPresent(Int.self, forKey: .resetAfterStreams)
+            latencyMilliseconds: try whole(.latencyMilliseconds) ?? 0,
+            goAwayAfterStreams: try whole(.goAwayAfterStreams),
+            resetAfterStreams: try whole(.resetAfterStreams)
         )
     }
 
@@ -67,16 +74,25 @@ public struct FaultPlan: Sendable, Hashable, Codable {
             && goAwayAfterStreams == nil && resetAfterStreams == nil
     }
 
-    /// The rates with their keys read (call after ``validate()``).
+    /// The rates with their keys read, in key order (call after ``validate()``).
     public var answerRates: [(answer: FaultAnswer, rate: Double)] {
         rates.sorted { $0.key < $1.key }.compactMap { key, rate in (try? FaultAnswer(text: key)).map { ($0, rate) } }
     }
 
     /// Checks rates and bounds, saying what is allowed (script answers are checked when made).
+    /// Rates are of distinct answers (`"503"` and `"ServiceUnavailable"` are one) and add up to
+    /// at most 1: each request gets at most one of them.
     public func validate() throws(SandboxError) {
-        for (key, rate) in rates {
-            _ = try FaultAnswer(text: key)
+        var seen: [FaultAnswer: String] = [:]
+        for (key, rate) in rates.sorted(by: { $0.key < $1.key }) {
+            let answer = try FaultAnswer(text: key)
             guard (0...1).contains(rate) else { throw .invalid("fault rate \(rate) for \(key) is outside 0…1") }
+            if let other = seen[answer] { throw .invalid("fault rates \"\(other)\" and \"\(key)\" are the same answer (\(answer)); give it once") }
+            seen[answer] = key
+        }
+        let total = rates.values.reduce(0, +)
+        guard total <= 1.000_001 else {
+            throw .invalid("fault rates add up to \(total); each request gets at most one answer, so they must add up to 1 or less")
         }
         guard latencyMilliseconds >= 0, latencyMilliseconds <= 60_000 else {
             throw .invalid("latency \(latencyMilliseconds) ms is outside 0…60000")

@@ -18,6 +18,9 @@ public final class SandboxState: Sendable {
         var buckets: [String: BurstBucket] = [:]
         var counters = SandboxCounters()
         var faults = FaultPlan()
+        /// ``faults``' rates read once when set: each answer with the cumulative probability
+        /// up to it, so one random draw per request picks at most one.
+        var faultThresholds: [(answer: FaultAnswer, upTo: Double)] = []
         var verifier: ProviderTokenVerifier
         /// Environments a key is enabled for (absent: both).
         var keyEnvironments: [String: APNsEnvironment] = [:]
@@ -157,8 +160,14 @@ public final class SandboxState: Sendable {
 
     public func setFaults(_ plan: FaultPlan) throws(SandboxError) {
         try plan.validate()
+        var total = 0.0
+        let thresholds = plan.answerRates.filter { $0.rate > 0 }.map { rated in
+            total += rated.rate
+            return (answer: rated.answer, upTo: total)
+        }
         storage.withLock { storage in
             storage.faults = plan
+            storage.faultThresholds = thresholds
             faultsSet.store(!plan.isEmpty, ordering: .releasing)
         }
     }
@@ -212,11 +221,9 @@ public final class SandboxState: Sendable {
             var answer: FaultAnswer?
             if !storage.faults.script.isEmpty {
                 answer = storage.faults.script.removeFirst()
-            } else {
-                for (candidate, rate) in plan.answerRates where rate > 0 && Double.random(in: 0..<1) < rate {
-                    answer = candidate
-                    break
-                }
+            } else if !storage.faultThresholds.isEmpty {
+                let draw = Double.random(in: 0..<1)
+                answer = storage.faultThresholds.first { draw < $0.upTo }?.answer
             }
             return (answer, plan.latencyMilliseconds, plan.goAwayAfterStreams, plan.resetAfterStreams)
         }

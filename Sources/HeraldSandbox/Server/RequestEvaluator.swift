@@ -101,7 +101,7 @@ struct RequestEvaluator: Sendable {
         let fault = state.hasFaults ? state.nextFault() : (answer: nil, latency: 0, goAwayAfter: nil, resetAfter: nil)
         var response: SandboxResponse
         if let answer = fault.answer {
-            let timestamp = answer.status == 410 ? Int64((state.clock.now.timeIntervalSince1970 * 1000).rounded()) : nil
+            let timestamp = answer.status == 410 ? APNsErrorBody.milliseconds(state.clock.now) : nil
             response = .failure(answer.reason, apnsID: apnsID, timestamp: timestamp)
         } else {
             let uniqueID = environment == .development ? NotificationID(using: &connection.random).headerValue : nil
@@ -115,7 +115,7 @@ struct RequestEvaluator: Sendable {
                 receivedAt: state.clock.now, deliveredAt: nil
             )
             if let failure = state.accept(notification, bundleTopic: topic) {
-                let timestamp = failure.timestamp.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+                let timestamp = failure.timestamp.map(APNsErrorBody.milliseconds)
                 response = .failure(failure.reason, apnsID: apnsID, timestamp: timestamp)
             } else {
                 response = .success(apnsID: apnsID, uniqueID: uniqueID)

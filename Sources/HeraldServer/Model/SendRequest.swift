@@ -74,6 +74,12 @@ struct SendRequest: Codable, Sendable, Hashable {
         return Audience(.everyone, kind: kind)
     }
 
+    /// Push types the App Server refuses, with why (the payload may have called for one).
+    static let unsupportedPushTypes: [PushType: String] = [
+        .mdm: "an mdm push goes to a device's MDM enrolment with the MDM push certificate, not to a registered app token; send it with herald send --cert",
+        .fileProvider: "a fileprovider push goes to a File Provider extension's PushKit token, which apps do not register here",
+    ]
+
     /// The message to store: every variant built, linted and serialized once.
     func outgoing(app: StoredApp, linter: PayloadLinter) throws(APIError) -> (OutgoingMessage, [DiagnosticView]) {
         let fallback = try Self.payload(Content(payload: payload, message: message), field: "")
@@ -81,8 +87,15 @@ struct SendRequest: Codable, Sendable, Hashable {
         guard pushType.isKnown else {
             throw .badRequest("pushType '\(pushType)' is not one of \(PushType.known.map(\.rawValue).joined(separator: ", "))")
         }
-        let priority = priority.map(Priority.init(rawValue:))
-        if let priority, !priority.isKnown { throw .badRequest("priority must be 10, 5 or 1") }
+        // MDM pushes go to a device's MDM enrolment (the MDM push certificate's topic) and File
+        // Provider pushes to a File Provider token: neither is a token apps register here.
+        guard Self.unsupportedPushTypes[pushType] == nil else {
+            throw .badRequest("pushType \(pushType) is not sent by the App Server: \(Self.unsupportedPushTypes[pushType]!)")
+        }
+        // As herald send does: the type's own priority when none is given (5 for background,
+        // which APNs would otherwise send at 10).
+        let priority = priority.map(Priority.init(rawValue:)) ?? pushType.recommendedPriority
+        if !priority.isKnown { throw .badRequest("priority must be 10, 5 or 1") }
         var collapseID: CollapseID?
         if let collapseId {
             do { collapseID = try CollapseID(collapseId) } catch { throw .badRequest("collapseId: \(error)") }

@@ -732,6 +732,7 @@ enum OpenAPIDocument {
       "type": "object"
      },
      "priority": {
+      "description": "apns-priority; default 5 for a background push, 10 otherwise",
       "enum": [
        10,
        5,
@@ -740,6 +741,7 @@ enum OpenAPIDocument {
       "type": "integer"
      },
      "pushType": {
+      "description": "apns-push-type; default inferred from the payload. mdm and fileprovider are refused (their tokens are not app tokens)",
       "type": "string"
      },
      "to": {

@@ -171,10 +171,16 @@ struct SendCommand: AsyncParsableCommand {
                 if itemHeaders.id == nil { itemHeaders.id = NotificationID(using: &random) }
                 notifications.append(PushNotification(deviceToken: token, body: .raw(body), headers: itemHeaders))
             } catch {
+                if unique, rejected.contains(where: { $0.0 == text }) { continue }
                 rejected.append((text, error.description))
             }
         }
         Self.warnAboutRepeats(listed, unique: unique)
+        if apnsID != nil, notifications.count > 1 {
+            throw CommandError(
+                "--apns-id names one notification, and this send makes \(notifications.count) (one per token); leave it out and each gets its own UUID, kept across its retries"
+            ).exit(command: "send")
+        }
 
         let (endpoint, transport) = try server()
         let client: APNsClient
@@ -267,7 +273,7 @@ struct SendCommand: AsyncParsableCommand {
         var texts = tokens
         if let tokensFile { texts += Self.tokenLines(String(decoding: try readInput(tokensFile, command: "send"), as: UTF8.self)) }
         if texts.isEmpty, payload != "-", isatty(FileHandle.standardInput.fileDescriptor) == 0 {
-            texts = Self.tokenLines(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+            texts = Self.tokenLines(String(decoding: try readInput("-", command: "send"), as: UTF8.self))
         }
         return texts
     }

@@ -18,7 +18,9 @@ struct SendReportPrinter {
         if let status = result.status {
             var line = "\(status) \(token)"
             if let reason = result.reason { line += " \(reason.rawValue)" }
-            if let timestamp = result.timestamp { line += " (since \(Self.isoMilliseconds(timestamp)), \(Self.milliseconds(timestamp)) ms)" }
+            if let timestamp = result.timestamp, let milliseconds = result.timestampMilliseconds {
+                line += " (since \(Self.isoMilliseconds(timestamp)), \(milliseconds) ms)"
+            }
             if let id = result.apnsID ?? result.requestedID?.headerValue { line += " apns-id \(id)" }
             line += " \(latency)\(attempts)"
             if let reason = result.reason { line += " — \(result.detail ?? reason.meaning)" }
@@ -64,11 +66,6 @@ struct SendReportPrinter {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// A 410 timestamp as APNs sends it: milliseconds since 1970.
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
     /// A 410 timestamp in ISO 8601 with its milliseconds (`2026-11-24T01:02:03.456Z`).
     static func isoMilliseconds(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
@@ -108,7 +105,7 @@ struct SendReportPrinter {
             reason = result.reason?.rawValue
             apnsID = result.apnsID ?? result.requestedID?.headerValue
             uniqueID = result.uniqueID
-            timestamp = result.timestamp.map(SendReportPrinter.milliseconds)
+            timestamp = result.timestampMilliseconds
             since = result.timestamp.map(SendReportPrinter.isoMilliseconds)
             attempts = result.attempts
             latencyMilliseconds = result.latency.inMilliseconds

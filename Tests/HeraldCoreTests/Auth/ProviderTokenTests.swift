@@ -142,6 +142,16 @@ struct TokenFixture {
         #expect(!open.isAccepted && open.verdict.failureReason == .expiredProviderToken)
         #expect(open.notes.contains { $0.contains("not checked (give the .p8 key to check it)") })
         #expect(ProviderTokenReport(jwt: "garbage", verifier: ProviderTokenVerifier(), now: fixture.now).verdict.failureReason == .invalidProviderToken)
+        // Whatever iat holds, the report never traps, and a refused iat gets no note saying APNs accepts it.
+        for iat: JSONValue in [.number(JSONNumber(Int(Int64.min))), .number(JSONNumber(Int(Int64.max))), .number(JSONNumber(validatedLiteral: "-1.5")),
+                               .number(JSONNumber(validatedLiteral: "1e300")), "9000000000000000000", "-1700000000", "", 1_700_000_000_000] {
+            let jwt = try fixture.jwt(header: ["alg": "ES256", "kid": "ABC123DEFG"], claims: ["iss": "DEF123GHIJ", "iat": iat])
+            let hostile = ProviderTokenReport(jwt: jwt, verifier: fixture.verifier, now: fixture.now)
+            #expect(!hostile.isAccepted, "\(iat)")
+            #expect(!hostile.notes.contains { $0.contains("APNs accepts") }, "\(iat): \(hostile.notes)")
+        }
+        let exponent = try fixture.jwt(header: ["alg": "ES256", "kid": "ABC123DEFG"], claims: ["iss": "DEF123GHIJ", "iat": .number(JSONNumber(validatedLiteral: "1.7e9"))])
+        #expect(ProviderTokenReport(jwt: exponent, verifier: fixture.verifier, now: fixture.now).notes.contains { $0.contains("a fraction or an exponent") })
     }
 
     @Test func rejectionsExplainThemselves() throws {

@@ -85,5 +85,11 @@ import Testing
         #expect(parsed.date == Date(timeIntervalSince1970: 1_700_000_000.123))
         #expect(APNsErrorBody(bytes: Array("nonsense".utf8)) == nil)
         #expect(APNsErrorBody(bytes: Array(#"{"reason":5}"#.utf8)) == nil)
+        // A hostile server's timestamp is dropped, never trapped on; the reason stays.
+        for hostile in ["9223372036854775807", "-9223372036854775808", "1e300", "-1", "253402300800000", "1.5e18"] {
+            let read = try #require(APNsErrorBody(bytes: Array(#"{"reason":"Unregistered","timestamp":\#(hostile)}"#.utf8)), "\(hostile)")
+            #expect(read.reason == .unregistered && read.timestamp == nil && read.date == nil, "\(hostile)")
+        }
+        #expect(APNsErrorBody.milliseconds(Date(timeIntervalSince1970: 1_700_000_000.123)) == 1_700_000_000_123)
     }
 }

@@ -65,6 +65,9 @@ let ruleCases: [RuleCase] = [
     RuleCase(code: .mdmExtraKeys,
              triggers: LintInput(#"{"mdm":"magic","aps":{"alert":"x"}}"#, [("apns-push-type", "mdm")]),
              clean: LintInput(#"{"mdm":"magic"}"#, [("apns-push-type", "mdm")])),
+    RuleCase(code: .mdmNeedsCertificate,
+             triggers: LintInput(#"{"mdm":"magic"}"#, [("apns-push-type", "mdm"), ("apns-topic", "com.apple.mgmt.External.1a2b")], auth: .token),
+             clean: LintInput(#"{"mdm":"magic"}"#, [("apns-push-type", "mdm"), ("apns-topic", "com.apple.mgmt.External.1a2b")], auth: .certificate)),
     RuleCase(code: .fileProviderContainerMissing,
              triggers: LintInput(#"{"domain":"d"}"#, [("apns-push-type", "fileprovider"), ("apns-topic", "com.x.pushkit.fileprovider")]),
              clean: LintInput(#"{"container-identifier":"NSFileProviderWorkingSetContainerItemIdentifier","domain":"d"}"#,
@@ -286,6 +289,7 @@ let ruleCases: [RuleCase] = [
         #expect(PushType.inferred(from: try! Payload(decoding: #"{"mdm":"m"}"#)) == .mdm)
         #expect(PushType.inferred(from: try! Payload(decoding: #"{"container-identifier":"c"}"#)) == .fileProvider)
         #expect(PushType.inferred(from: try! Payload(decoding: #"{"mdm":"m","aps":{"alert":"x"}}"#)) == .alert)
+        #expect(LintInput(#"{"mdm":123}"#).lint().map(\.code).contains(.mdmPushMagicMissing), "an mdm payload with a bad PushMagic is told so")
     }
 
     @Test func anOversizedBodyIsTooLargeBeforeItIsInvalid() {
