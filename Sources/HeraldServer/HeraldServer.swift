@@ -127,9 +127,43 @@ public final class HeraldServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT; deliveries in flight finish or go back to the queue.
+    ///
+    /// Stopping is bounded: services get ``ServerConfiguration/shutdownGrace`` to finish
+    /// (then they are cancelled, and a service that ignores cancellation for 10 s more ends the
+    /// process), and closing APNs connections, the sandbox and the store gets the same again
+    /// (then it is abandoned with a warning and the process exits). A node that cannot stop
+    /// cleanly still stops; what it leased goes back to the queue when the leases end.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await application(onServerRunning: onServerRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
-        try await shutdown()
+        var group = ServiceGroupConfiguration(
+            services: [application(onServerRunning: onServerRunning)], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger
+        )
+        group.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        group.maximumCancellationDuration = .seconds(10)
+        try await ServiceGroup(configuration: group).run()
+        let closed = await Self.finishes(within: configuration.shutdownGrace) { try? await self.shutdown() }
+        if !closed {
+            configuration.logger.warning("closing APNs connections and the store took longer than the shutdown grace; exiting anyway",
+                                         metadata: ["grace": "\(configuration.shutdownGrace)"])
+        }
+    }
+
+    /// Runs `work` in a task of its own and says whether it finished within `limit`; the caller
+    /// goes on either way (awaiting a task that ignores cancellation would wait for ever).
+    static func finishes(within limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+        let outcome = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))
+        let working = Task {
+            await work()
+            outcome.continuation.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            outcome.continuation.yield(false)
+        }
+        var iterator = outcome.stream.makeAsyncIterator()
+        let finished = await iterator.next() ?? false
+        timer.cancel()
+        if !finished { working.cancel() }
+        return finished
     }
 
     /// Closes APNs connections, the sandbox and the store.

@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a claimed batch stays leased; a live node renews its leases every quarter of
     /// it, so a dead node's work is taken over within about this long.
     public var lease: TimeInterval
+    /// How long stopping may take: services finishing, then connections and the store closing,
+    /// each (30 s).
+    public var shutdownGrace: Duration = .seconds(30)
     /// How deliveries that fail for a passing reason are retried, and for how long.
     public var retry: RetrySchedule
     /// How webhook events the receiver did not take are retried, and for how long.

@@ -41,7 +41,17 @@ enum PostgresSchema {
             attempts BIGINT NOT NULL DEFAULT 0, status BIGINT, reason TEXT, apns_id TEXT,
             queued_at DOUBLE PRECISION NOT NULL, finished_at DOUBLE PRECISION, retry_at DOUBLE PRECISION)
         """,
-        "CREATE INDEX IF NOT EXISTS deliveries_queued ON deliveries (id) WHERE state = 'queued'",
+        // The queue is three partial indexes over the queued rows, so that a claim reads only
+        // what it can take: rows ready now in id order, rows waiting to be retried by their
+        // time, and rows in flight by when their lease ends (few: those being sent). Rows in
+        // flight are out of the ready index, so claims never step over them, and a row
+        // recorded as sent or failed leaves all three: history costs the queue nothing. (One
+        // index on every queued row made each claim step over the rows in flight, and led the
+        // planner to join a batch's outcomes against every queued row.)
+        "DROP INDEX IF EXISTS deliveries_queued",
+        "CREATE INDEX IF NOT EXISTS deliveries_ready ON deliveries (id) WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NULL",
+        "CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (retry_at) WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS deliveries_leased ON deliveries (lease_until) WHERE state = 'queued' AND lease_until IS NOT NULL",
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
         "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",
         """

@@ -64,11 +64,20 @@ extension PostgresStore {
     public func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery] {
         try await rows(
             """
+            WITH expired AS (
+                SELECT id FROM deliveries WHERE state = 'queued' AND lease_until IS NOT NULL AND lease_until < $3
+                ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED),
+            due AS (
+                SELECT id FROM deliveries WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL AND retry_at <= $3
+                ORDER BY retry_at LIMIT $4 FOR UPDATE SKIP LOCKED),
+            ready AS (
+                SELECT id FROM deliveries WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NULL
+                ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED),
+            picked AS (
+                SELECT id FROM (SELECT id, 0 AS rank FROM expired UNION ALL SELECT id, 1 FROM due UNION ALL SELECT id, 2 FROM ready) AS candidates
+                ORDER BY rank, id LIMIT $4)
             UPDATE deliveries SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
-            WHERE id IN (
-                SELECT id FROM deliveries WHERE state = 'queued' AND (lease_until IS NULL OR lease_until < $3)
-                    AND (retry_at IS NULL OR retry_at <= $3)
-                ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+            WHERE id IN (SELECT id FROM picked)
             RETURNING id, notification_id, app_id, token, environment, locale, attempts, queued_at
             """,
             [.text(owner), .double(now.timeIntervalSince1970 + lease), .double(now.timeIntervalSince1970), .int(Int64(limit))]
@@ -139,7 +148,17 @@ extension PostgresStore {
     }
 
     public func queueSummary(now: Date) async throws -> QueueSummary {
-        guard let row = try await rows("SELECT COUNT(*), MIN(queued_at), COUNT(retry_at) FROM deliveries WHERE state = 'queued'").first else {
+        // Each part read through its own partial index (see PostgresSchema): the ready rows'
+        // oldest is the first by id; the waiting and in-flight parts are small.
+        guard let row = try await rows(
+            """
+            SELECT (SELECT COUNT(*) FROM deliveries WHERE \(Self.ready))
+                     + (SELECT COUNT(*) FROM deliveries WHERE \(Self.due)) + (SELECT COUNT(*) FROM deliveries WHERE \(Self.leased)),
+                   LEAST((SELECT queued_at FROM deliveries WHERE \(Self.ready) ORDER BY id LIMIT 1),
+                         (SELECT MIN(queued_at) FROM deliveries WHERE \(Self.due)), (SELECT MIN(queued_at) FROM deliveries WHERE \(Self.leased))),
+                   (SELECT COUNT(*) FROM deliveries WHERE \(Self.due)) + (SELECT COUNT(*) FROM deliveries WHERE \(Self.leased) AND retry_at IS NOT NULL)
+            """
+        ).first else {
             return QueueSummary(depth: 0, retrying: 0, oldestQueuedAt: nil)
         }
         let (depth, oldest, retrying) = try row.decode((Int64, Double?, Int64).self)
@@ -170,7 +189,12 @@ extension PostgresStore {
     }
 
     public func queueDepth() async throws -> Int {
-        Int(try await rows("SELECT COUNT(*) FROM deliveries WHERE state = 'queued'").first?.decode(Int64.self) ?? 0)
+        Int(try await rows(
+            """
+            SELECT (SELECT COUNT(*) FROM deliveries WHERE \(Self.ready))
+                 + (SELECT COUNT(*) FROM deliveries WHERE \(Self.due)) + (SELECT COUNT(*) FROM deliveries WHERE \(Self.leased))
+            """
+        ).first?.decode(Int64.self) ?? 0)
     }
 
     public func counts(notificationID: String) async throws -> DeliveryCounts {
@@ -182,6 +206,12 @@ extension PostgresStore {
         }
         return DeliveryCounts(rows: rows)
     }
+
+    /// The predicates of the queue's three partial indexes (PostgresSchema): together, every
+    /// queued row, each in one of them.
+    static let ready = "state = 'queued' AND lease_until IS NULL AND retry_at IS NULL"
+    static let due = "state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL"
+    static let leased = "state = 'queued' AND lease_until IS NOT NULL"
 
     static let recordColumns = "notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"
 
