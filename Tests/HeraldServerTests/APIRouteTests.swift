@@ -88,6 +88,26 @@ struct AppAPITests {
             #expect(badEnvironment.errorMessage.contains("production and development"))
             #expect(try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["credentials": ["production": NSNull()]]).status == 200)
 
+            // null clears what may be absent; a required field cannot be null; a typo is named.
+            let limited = try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["rateLimit": 50, "feedbackUrl": "https://example.com/feedback"])
+            #expect(limited["rateLimit"] as? Int == 50 && limited["feedbackUrl"] as? String == "https://example.com/feedback", "\(limited.text)")
+            let cleared = try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["rateLimit": NSNull(), "feedbackUrl": NSNull()])
+            #expect(cleared.status == 200 && cleared["rateLimit"] == nil && cleared["feedbackUrl"] == nil, "\(cleared.text)")
+            let unnamed = try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["name": NSNull()])
+            #expect(unnamed.status == 400 && unnamed.errorMessage.contains("name cannot be null"), "\(unnamed.errorMessage)")
+            let typo = try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["ratelimit": 5])
+            #expect(typo.status == 400 && typo.errorMessage.contains("unknown field 'ratelimit'") && typo.errorMessage.contains("rateLimit"), "\(typo.errorMessage)")
+            let credentialTypo = try await api.call(.patch, "/v1/apps/\(a.id)", key: admin, json: ["credentials": ["production": ["p8": pem, "keyID": "KEY1234567"]]])
+            #expect(credentialTypo.status == 400 && credentialTypo.errorMessage.contains("unknown field 'credentials.production.keyID'"), "\(credentialTypo.errorMessage)")
+            let deviceTypo = try await api.call(.put, "/v1/devices/\(token(40))", key: a.key, json: ["environment": "development", "userID": "li"])
+            #expect(deviceTypo.status == 400 && deviceTypo.errorMessage.contains("unknown field 'userID'") && deviceTypo.errorMessage.contains("userId"), "\(deviceTypo.errorMessage)")
+            let targetTypo = try await api.call(.post, "/v1/notifications", key: a.key, json: ["to": ["user": ["li"]], "message": ["body": "x"]])
+            #expect(targetTypo.status == 400 && targetTypo.errorMessage.contains("unknown field 'to.user'"), "\(targetTypo.errorMessage)")
+            let localeTypo = try await api.call(.post, "/v1/notifications", key: a.key, json: [
+                "to": ["all": true], "message": ["body": "x"], "locales": ["zh-Hans": ["message": ["body": "x", "titel": "y"]]],
+            ])
+            #expect(localeTypo.status == 400 && localeTypo.errorMessage.contains("unknown field 'locales.zh-Hans.message.titel'"), "\(localeTypo.errorMessage)")
+
             // Keys.
             let created = try await api.call(.post, "/v1/apps/\(a.id)/keys", key: admin)
             #expect(created.status == 201)

@@ -157,6 +157,16 @@ struct SendAPITests {
             #expect(first["id"] as? String == again["id"] as? String)
             #expect(again["duplicate"] as? Bool == true)
             #expect(sandbox.state.received(token: token(1)).count == 1)
+            // The same key with another body or target is refused, and nothing is sent.
+            for other in [
+                ["to": ["all": true], "message": ["body": "twice?"]],
+                ["to": ["tokens": [token(1)]], "message": ["body": "once"]],
+            ] as [[String: Any]] {
+                let reused = try await api.call(.post, "/v1/notifications", key: app.key, json: other, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"])
+                #expect(reused.status == 422 && reused.errorCode == "idempotency_key_reused", "\(reused.text)")
+                #expect(reused.errorMessage.contains("k-1") && reused.errorMessage.contains(first["id"] as? String ?? "?"), "\(reused.errorMessage)")
+            }
+            #expect(sandbox.state.received(token: token(1)).count == 1)
             test.clock.advance(by: 86_401)
             let later = try await api.call(.post, "/v1/notifications", key: app.key, json: body, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"])
             #expect(later["id"] as? String != first["id"] as? String)

@@ -21,6 +21,15 @@ extension HeraldServer {
         )
         let outcome = try await store.enqueue(notification, idempotentSince: now.addingTimeInterval(-configuration.idempotencyWindow))
         let stored = outcome.notification
+        // The same key with another request is a mistake, not a repeat: sending the earlier
+        // notification's answer would hide that the new one was never sent.
+        if case .existing(let earlier) = outcome, let key = input.idempotencyKey, !Self.isSameRequest(earlier, notification) {
+            throw APIError(
+                .unprocessableContent, code: "idempotency_key_reused",
+                "Idempotency-Key '\(key)' was used for a different notification (\(earlier.id)) within \(Int(configuration.idempotencyWindow / 3600)) h; "
+                    + "a repeat must send the same body and target, and a new notification needs a new key"
+            )
+        }
         if case .created = outcome {
             metrics.recordAccepted()
             worker.wake.signal()
@@ -43,6 +52,16 @@ extension HeraldServer {
         answer.report = ReportView(notification: stored, counts: counts)
         answer.results = try await store.deliveries(notificationID: stored.id, limit: configuration.waitLimit).map(DeliveryView.init)
         return try JSONBody.response(answer, status: counts.queued == 0 ? .ok : .accepted)
+    }
+
+    /// Whether two notifications were made from the same request: the same message (payload
+    /// variants and headers, compared decoded) to the same audience.
+    static func isSameRequest(_ earlier: StoredNotification, _ repeated: StoredNotification) -> Bool {
+        guard earlier.audience == repeated.audience else { return false }
+        guard let first = try? OutgoingMessage.decode(earlier.message), let second = try? OutgoingMessage.decode(repeated.message) else {
+            return earlier.message == repeated.message
+        }
+        return first == second
     }
 
     func report(_ request: Request, id: String) async throws -> Response {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -37,6 +38,9 @@ enum JSONBody {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let known = type as? any KnownFields.Type, let value = try? JSONParser().parse(Array(data)) {
+            try known.check(value)
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {

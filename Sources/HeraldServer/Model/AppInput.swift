@@ -14,6 +14,29 @@ struct AppInput: Decodable, Sendable {
     var feedbackUrl: String?
     /// An IANA time zone (`Europe/Paris`) for devices registered without one.
     var defaultTimeZone: String?
+    /// Fields given as `null`: a PATCH clears them (``clearable``); a required one is an error.
+    var nulls: Set<String> = []
+
+    /// The fields `null` clears.
+    static let clearable: Set<String> = ["rateLimit", "feedbackUrl", "defaultTimeZone", "teamId"]
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, bundleId, teamId, credentials, rateLimit, feedbackUrl, defaultTimeZone
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
+        teamId = try container.decodeIfPresent(String.self, forKey: .teamId)
+        credentials = try container.decodeIfPresent([String: CredentialInput?].self, forKey: .credentials)
+        rateLimit = try container.decodeIfPresent(Int.self, forKey: .rateLimit)
+        feedbackUrl = try container.decodeIfPresent(String.self, forKey: .feedbackUrl)
+        defaultTimeZone = try container.decodeIfPresent(String.self, forKey: .defaultTimeZone)
+        for key in CodingKeys.allCases where container.contains(key) {
+            if try container.decodeNil(forKey: key) { nulls.insert(key.rawValue) }
+        }
+    }
 
     /// A `.p8` key (PEM text and key id) or a `.p12` file (base64, with its password).
     struct CredentialInput: Decodable, Sendable {
@@ -25,6 +48,18 @@ struct AppInput: Decodable, Sendable {
 
     /// Applies the input to `app` (a new one or the stored one), checking every field.
     func apply(to app: inout StoredApp) throws(APIError) {
+        if let required = nulls.subtracting(Self.clearable).subtracting(["credentials"]).sorted().first {
+            throw .badRequest("\(required) cannot be null; null clears only \(Self.clearable.sorted().joined(separator: ", "))")
+        }
+        if nulls.contains("rateLimit") { app.rateLimit = nil }
+        if nulls.contains("feedbackUrl") { app.feedbackURL = nil }
+        if nulls.contains("defaultTimeZone") { app.defaultTimeZone = nil }
+        if nulls.contains("teamId") {
+            guard !app.credentials.contains(where: { if case .token = $0.secret { true } else { false } }) else {
+                throw .badRequest("teamId cannot be cleared while a .p8 credential needs it; remove that credential first")
+            }
+            app.teamID = nil
+        }
         if let name {
             guard !name.isEmpty, name.count <= 200 else { throw .badRequest("name must be 1 to 200 characters") }
             app.name = name
@@ -98,4 +133,15 @@ extension AppInput.CredentialInput {
             throw .badRequest("credentials.\(environment) needs exactly one of p8 (with keyId) or p12 (with password)")
         }
     }
+}
+
+extension AppInput: KnownFields {
+    static var fields: [String: FieldShape] { [
+        "name": .value, "bundleId": .value, "teamId": .value, "credentials": .objects(CredentialInput.self), "rateLimit": .value,
+        "feedbackUrl": .value, "defaultTimeZone": .value,
+    ] }
+}
+
+extension AppInput.CredentialInput: KnownFields {
+    static var fields: [String: FieldShape] { ["p8": .value, "keyId": .value, "p12": .value, "password": .value] }
 }

@@ -98,3 +98,10 @@ struct DeviceView: Encodable, Sendable {
         stateChangedAt = device.stateChangedAt
     }
 }
+
+extension DeviceInput: KnownFields {
+    static var fields: [String: FieldShape] { [
+        "environment": .value, "kind": .value, "userId": .value, "tags": .value, "locale": .value, "timeZone": .value,
+        "appVersion": .value, "encryptionKey": .value,
+    ] }
+}

@@ -207,3 +207,25 @@ public struct DiagnosticView: Encodable, Sendable, Hashable {
         self.variant = variant
     }
 }
+
+extension SendRequest: KnownFields {
+    static var fields: [String: FieldShape] { [
+        "to": .object(Target.self), "payload": .value, "message": .object(MessageFields.self), "locales": .objects(Content.self),
+        "pushType": .value, "priority": .value, "expiration": .value, "collapseId": .value, "idempotencyKey": .value, "seal": .value,
+    ] }
+}
+
+extension SendRequest.Target: KnownFields {
+    static var fields: [String: FieldShape] { ["tokens": .value, "users": .value, "tags": .value, "match": .value, "all": .value] }
+}
+
+extension SendRequest.Content: KnownFields {
+    static var fields: [String: FieldShape] { ["payload": .value, "message": .object(SendRequest.MessageFields.self)] }
+}
+
+extension SendRequest.MessageFields: KnownFields {
+    static var fields: [String: FieldShape] { [
+        "title": .value, "subtitle": .value, "body": .value, "badge": .value, "sound": .value, "category": .value, "threadId": .value,
+        "mutableContent": .value, "data": .value,
+    ] }
+}

@@ -44,3 +44,7 @@ struct ScheduleInput: Decodable, Sendable {
     var trigger: ScheduleTrigger
     var notification: SendRequest
 }
+
+extension ScheduleInput: KnownFields {
+    static var fields: [String: FieldShape] { ["id": .value, "trigger": .value, "notification": .object(SendRequest.self)] }
+}
