@@ -24,6 +24,7 @@ public final class HeraldServer: Sendable {
     let worker: DeliveryWorker
     let scheduler: Scheduler
     let monitor: HealthMonitor
+    let retention: HistoryRetention
     let keys: APIKeys
     let linter = PayloadLinter()
 
@@ -34,6 +35,7 @@ public final class HeraldServer: Sendable {
         self.routes = routes
         keys = APIKeys(store: store)
         monitor = HealthMonitor(store: store, clock: configuration.clock, logger: configuration.logger, node: configuration.nodeID, timeout: configuration.storeTimeout)
+        retention = HistoryRetention(store: store, policy: configuration.retention, clock: configuration.clock, logger: configuration.logger)
         let worker = DeliveryWorker(store: store, configuration: configuration, routes: routes, metrics: metrics)
         self.worker = worker
         let metrics = metrics
@@ -115,12 +117,26 @@ public final class HeraldServer: Sendable {
         return try await keys.create(appID: nil, now: configuration.clock.now).secret
     }
 
+    /// Recovery when the admin key is lost (`herald serve admin-key`): a new admin key written
+    /// straight to the store (a running server sees it at once), with every other admin key
+    /// revoked when `revokingOthers`. Returns the new secret and how many keys were revoked.
+    public static func issueAdminKey(in store: any HeraldStore, revokingOthers: Bool, now: Date) async throws -> (secret: String, revoked: Int) {
+        try await store.migrate()
+        let previous = try await store.keys(appID: nil)
+        let (_, secret) = try await APIKeys(store: store).create(appID: nil, now: now)
+        var revoked = 0
+        if revokingOthers {
+            for key in previous where try await store.deleteKey(id: key.id, appID: nil) { revoked += 1 }
+        }
+        return (secret, revoked)
+    }
+
     /// The HTTP application with the workers and the scheduler as its services.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "herald"),
-            services: [worker, worker.webhooks, scheduler, monitor],
+            services: [worker, worker.webhooks, scheduler, monitor, retention],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
         )

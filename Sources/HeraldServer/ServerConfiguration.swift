@@ -22,6 +22,12 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Request bodies above this size are refused with 413.
     public var bodyLimit: Int
+    /// The same for bulk registration (`PUT /v1/devices`, up to ``bulkDeviceLimit`` devices).
+    public var bulkBodyLimit: Int = 16 << 20
+    /// Devices registered per bulk call at most.
+    public var bulkDeviceLimit: Int = 10_000
+    /// How long delivery history is kept.
+    public var retention = RetentionPolicy()
     /// How long an idempotency key is remembered.
     public var idempotencyWindow: TimeInterval
     /// This process's name in queue leases; unique per process.

@@ -21,6 +21,9 @@ public protocol HeraldStore: Sendable {
     func updateApp(_ app: StoredApp) async throws
     func app(id: String) async throws -> StoredApp?
     func apps() async throws -> [StoredApp]
+    /// Deletes an app with everything it owns: keys, devices, notifications, their deliveries
+    /// (queued ones included), schedules and webhook events. False when there was no such app.
+    func deleteApp(id: String) async throws -> Bool
     func insertKey(_ key: StoredAPIKey) async throws
     /// The key whose secret hashes to `secretHash`.
     func key(secretHash: String) async throws -> StoredAPIKey?
@@ -37,6 +40,8 @@ public protocol HeraldStore: Sendable {
     func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice]
     func device(appID: String, token: String) async throws -> StoredDevice?
     func devices(appID: String, userID: String) async throws -> [StoredDevice]
+    /// A page of an app's registered devices that match `query`, in token order.
+    func devices(appID: String, matching query: DeviceQuery) async throws -> [StoredDevice]
     /// The encryption keys of those of `tokens` that registered one (token → base64 key), for
     /// sealing a notification's alert per device when it is sent.
     func encryptionKeys(appID: String, tokens: [String]) async throws -> [String: String]
@@ -62,6 +67,14 @@ public protocol HeraldStore: Sendable {
     /// by the same app since `idempotentSince`, nothing is stored and the earlier one is returned.
     func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome
     func notification(appID: String, id: String) async throws -> StoredNotification?
+    /// A page of an app's notifications that match `query`, newest first, each with its status.
+    func notifications(appID: String, matching query: NotificationQuery) async throws -> [NotificationEntry]
+    /// Cancels a notification still going out: its queued deliveries become
+    /// ``DeliveryState/cancelled`` (a queued audience stops growing), those in flight keep the
+    /// outcome APNs gives them, and what was sent stays recorded. Returns the notification as
+    /// it is now, or nil when the app has no such notification; cancelling twice changes
+    /// nothing.
+    func cancel(appID: String, notificationID: String, now: Date) async throws -> StoredNotification?
     /// The encoded message of a notification, for workers (any app).
     func message(notificationID: String) async throws -> Data?
     /// Takes up to `limit` queued deliveries that nobody holds (or whose lease ended before
@@ -84,10 +97,23 @@ public protocol HeraldStore: Sendable {
     /// Deliveries still queued, leased or not.
     func queueDepth() async throws -> Int
     func counts(notificationID: String) async throws -> DeliveryCounts
-    /// A notification's deliveries, oldest first.
-    func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord]
-    /// A device's most recent deliveries, newest first.
-    func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord]
+    /// A page of a notification's deliveries, oldest first: those after the row `after`,
+    /// in `state` when given.
+    func deliveries(notificationID: String, after: Int64?, state: DeliveryState?, limit: Int) async throws -> [DeliveryRecord]
+    /// A page of a device's deliveries, newest first: those before the row `before`.
+    func deliveries(appID: String, token: String, before: Int64?, limit: Int) async throws -> [DeliveryRecord]
+
+    // MARK: Retention
+
+    /// Deletes at most `limit` finished deliveries queued before `cutoff`, oldest first, then
+    /// notifications created before it that have no delivery left. Returns the rows deleted;
+    /// fewer than `limit` deliveries means nothing older is left. Queued deliveries are never
+    /// deleted.
+    func purgeHistory(before cutoff: Date, limit: Int) async throws -> Int
+    /// Keeps each device's `keep` most recent finished deliveries and deletes older ones, for
+    /// at most `devices` devices after `cursor` (nil: from the first). Returns where the next
+    /// call goes on (nil once every device is done) and the rows deleted.
+    func capDeviceHistory(keep: Int, after cursor: String?, devices: Int) async throws -> (next: String?, deleted: Int)
 
     /// Reserves `count` sends of `appID` under its limit of `perSecond` (a ``TokenBucket``)
     /// and returns how long to wait before sending them. On PostgreSQL the bucket is shared by
@@ -127,6 +153,16 @@ extension HeraldStore {
 
     /// Nothing to ready: leases are kept in the database.
     public func prepareToDeliver() async throws {}
+
+    /// A notification's first deliveries, oldest first.
+    public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
+        try await deliveries(notificationID: notificationID, after: nil, state: nil, limit: limit)
+    }
+
+    /// A device's most recent deliveries, newest first.
+    public func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord] {
+        try await deliveries(appID: appID, token: token, before: nil, limit: limit)
+    }
 
     /// Registers a token or updates it (idempotent). A registration reactivates a token that was
     /// unregistered or flagged. Returns the device as stored.

@@ -23,7 +23,7 @@ struct DeviceAPITests {
             _ = try await api.call(.put, "/v1/devices/\(token(2))", key: app.key, json: ["environment": "production", "userId": "alice", "kind": "voip"])
             let alice = try await api.call(.get, "/v1/devices?user=alice", key: app.key)
             #expect((alice["devices"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == ["alert", "voip"])
-            #expect(try await api.call(.get, "/v1/devices", key: app.key).status == 400)
+            #expect((try await api.call(.get, "/v1/devices", key: app.key)["devices"] as? [Any])?.count == 2)
             let shown = try await api.call(.get, "/v1/devices/\(token(1).uppercased())", key: app.key)
             #expect(shown["timeZone"] as? String == "Asia/Shanghai")
 

@@ -110,7 +110,7 @@ struct SQLiteStoreTests {
         try await store.close()
     }
 
-    @Test("a layout 3 file gains the devices' encryption_key column; its devices are kept")
+    @Test("a layout 3 file gains the devices' encryption_key and the notifications' cancelled_at columns; its rows are kept")
     func addsTheEncryptionKeyColumn() async throws {
         let path = try newPath()
         let old = try SQLiteStore(path: path)
@@ -121,6 +121,8 @@ struct SQLiteStoreTests {
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             try db.execute(sql: "ALTER TABLE devices DROP COLUMN encryption_key")
+            for index in ["notifications_listed", "notifications_created"] { try db.execute(sql: "DROP INDEX \(index)") }
+            try db.execute(sql: "ALTER TABLE notifications DROP COLUMN cancelled_at")
             try db.execute(sql: "PRAGMA user_version = 3")
         }
         try queue.close()
@@ -130,9 +132,13 @@ struct SQLiteStoreTests {
         #expect(try await store.device(appID: "a1", token: "aa01")?.encryptionKey == nil)
         _ = try await store.upsertDevice(StoredDevice(appID: "a1", token: "aa01", environment: .production, registeredAt: now, encryptionKey: "k1"))
         #expect(try await store.encryptionKeys(appID: "a1", tokens: ["aa01", "aa02"]) == ["aa01": "k1"])
+        let sent = try await store.enqueue(
+            StoredNotification(id: "n1", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
+        ).notification
+        #expect(try await store.cancel(appID: "a1", notificationID: sent.id, now: now)?.cancelledAt == now)
         try await store.close()
         let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == 4)
+        #expect(version == 5)
     }
 
     @Test("a file from a newer Herald is refused, and left as it was")
@@ -142,7 +148,7 @@ struct SQLiteStoreTests {
         try await queue.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
         try queue.close()
         let store = try SQLiteStore(path: path)
-        await #expect(throws: StoreError.newerLayout(99, known: 4)) { try await store.migrate() }
+        await #expect(throws: StoreError.newerLayout(99, known: 5)) { try await store.migrate() }
         try await store.close()
         let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == 99)

@@ -85,4 +85,44 @@ extension HeraldServer {
         guard try await store.deleteKey(id: keyID, appID: appID) else { throw APIError.notFound("app '\(appID)' has no key '\(keyID)'") }
         return Response(status: .noContent)
     }
+
+    /// `DELETE /v1/apps/{app}`: the app and everything it owns (keys, devices, notifications
+    /// and their history, schedules, webhook events) are deleted; queued deliveries are not sent.
+    func deleteApp(_ request: Request, id: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        guard try await store.deleteApp(id: id) else { throw APIError.notFound("no app '\(id)'") }
+        worker.appChanged(id)
+        configuration.logger.notice("app deleted", metadata: ["app": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    // MARK: Admin keys
+
+    /// `POST /v1/admin/keys`: another admin key (shown once). Rotating is creating one, moving
+    /// to it, then deleting the old one.
+    func createAdminKey(_ request: Request) async throws -> Response {
+        _ = try await keys.admin(request)
+        let (key, secret) = try await keys.create(appID: nil, now: configuration.clock.now)
+        configuration.logger.notice("admin key created", metadata: ["key": "\(key.id)"])
+        return try JSONBody.response(KeyView(key, secret: secret), status: .created)
+    }
+
+    func listAdminKeys(_ request: Request) async throws -> Response {
+        _ = try await keys.admin(request)
+        return try JSONBody.response(["keys": try await store.keys(appID: nil).map { KeyView($0) }])
+    }
+
+    /// `DELETE /v1/admin/keys/{key}`: revokes an admin key, but never the last one (that would
+    /// lock everyone out; `herald serve admin-key --rotate` recovers a lost one).
+    func deleteAdminKey(_ request: Request, keyID: String) async throws -> Response {
+        _ = try await keys.admin(request)
+        let admins = try await store.keys(appID: nil)
+        guard admins.contains(where: { $0.id == keyID }) else { throw APIError.notFound("no admin key '\(keyID)'") }
+        guard admins.count > 1 else {
+            throw APIError.conflict("'\(keyID)' is the last admin key; create another (POST /v1/admin/keys) before revoking it")
+        }
+        _ = try await store.deleteKey(id: keyID, appID: nil)
+        configuration.logger.notice("admin key revoked", metadata: ["key": "\(keyID)"])
+        return Response(status: .noContent)
+    }
 }

@@ -19,6 +19,12 @@ extension HeraldServer {
         router.get("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.listApps(request) } }
         router.get("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.showApp(request, id: context.parameters.require("app")) } }
         router.patch("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.updateApp(request, id: context.parameters.require("app")) } }
+        router.delete("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.deleteApp(request, id: context.parameters.require("app")) } }
+        router.post("/v1/admin/keys") { request, _ in try await self.withStoreDeadline { try await self.createAdminKey(request) } }
+        router.get("/v1/admin/keys") { request, _ in try await self.withStoreDeadline { try await self.listAdminKeys(request) } }
+        router.delete("/v1/admin/keys/:key") { request, context in
+            try await self.withStoreDeadline { try await self.deleteAdminKey(request, keyID: context.parameters.require("key")) }
+        }
         router.post("/v1/apps/:app/webhook-secret") { request, context in
             try await self.withStoreDeadline { try await self.rotateWebhookSecret(request, id: context.parameters.require("app")) }
         }
@@ -29,6 +35,7 @@ extension HeraldServer {
         }
 
         router.get("/v1/devices") { request, _ in try await self.withStoreDeadline { try await self.listDevices(request) } }
+        router.put("/v1/devices") { request, _ in try await self.withStoreDeadline { try await self.registerDevices(request) } }
         router.put("/v1/devices/:token") { request, context in try await self.withStoreDeadline { try await self.registerDevice(request, token: context.parameters.require("token")) } }
         router.get("/v1/devices/:token") { request, context in try await self.withStoreDeadline { try await self.showDevice(request, token: context.parameters.require("token")) } }
         router.delete("/v1/devices/:token") { request, context in try await self.withStoreDeadline { try await self.unregisterDevice(request, token: context.parameters.require("token")) } }
@@ -41,7 +48,14 @@ extension HeraldServer {
             let waits = request.uri.queryParameters["wait"] == "true"
             return try await self.withStoreDeadline(extra: waits ? self.configuration.waitTimeout : .zero) { try await self.send(request) }
         }
+        router.get("/v1/notifications") { request, _ in try await self.withStoreDeadline { try await self.listNotifications(request) } }
         router.get("/v1/notifications/:id") { request, context in try await self.withStoreDeadline { try await self.report(request, id: context.parameters.require("id")) } }
+        router.get("/v1/notifications/:id/deliveries") { request, context in
+            try await self.withStoreDeadline { try await self.notificationDeliveries(request, id: context.parameters.require("id")) }
+        }
+        router.post("/v1/notifications/:id/cancel") { request, context in
+            try await self.withStoreDeadline { try await self.cancelNotification(request, id: context.parameters.require("id")) }
+        }
 
         router.post("/v1/schedules") { request, _ in try await self.withStoreDeadline { try await self.saveSchedule(request, id: nil) } }
         router.get("/v1/schedules") { request, _ in try await self.withStoreDeadline { try await self.listSchedules(request) } }

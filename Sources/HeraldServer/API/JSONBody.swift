@@ -47,17 +47,28 @@ enum JSONBody {
             return try decoder.decode(type, from: data)
         } catch let error as APIError {
             throw error
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw APIError.badRequest("missing field '\(path(context.codingPath + [key]))'")
-        } catch let DecodingError.typeMismatch(expected, context) {
-            throw APIError.badRequest("field '\(path(context.codingPath))' must be \(describe(expected))")
-        } catch let DecodingError.valueNotFound(expected, context) {
-            throw APIError.badRequest("field '\(path(context.codingPath))' must be \(describe(expected)), not null")
-        } catch let DecodingError.dataCorrupted(context) {
-            if context.codingPath.isEmpty { throw APIError.badRequest("the body is not valid JSON") }
-            throw APIError.badRequest("field '\(path(context.codingPath))': \(context.debugDescription)")
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw APIError.badRequest("the body is not valid JSON") }
+            throw APIError.badRequest(message(for: error))
         } catch {
             throw APIError.badRequest("the body could not be read: \(error)")
+        }
+    }
+
+    /// What a decoding error means, naming the field by its path; `droppingFirst` leaves out
+    /// the path's first keys (an item's index in a list answered item by item).
+    static func message(for error: DecodingError, droppingFirst dropped: Int = 0) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing field '\(path(Array((context.codingPath + [key]).dropFirst(dropped))))'"
+        case .typeMismatch(let expected, let context):
+            return "field '\(path(Array(context.codingPath.dropFirst(dropped))))' must be \(describe(expected))"
+        case .valueNotFound(let expected, let context):
+            return "field '\(path(Array(context.codingPath.dropFirst(dropped))))' must be \(describe(expected)), not null"
+        case .dataCorrupted(let context):
+            return "field '\(path(Array(context.codingPath.dropFirst(dropped))))': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
         }
     }
 

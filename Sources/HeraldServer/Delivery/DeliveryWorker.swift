@@ -31,11 +31,11 @@ final class DeliveryWorker: Service, Sendable {
     static let appCacheLifetime = Duration.seconds(5)
     private let messages = Mutex<[String: PreparedMessage]>([:])
     /// The last heartbeat that renewed this node's leases: when it started, and until when.
-    private let renewal = Mutex<(started: Date, until: Date)?>(nil)
+    private let renewal = Mutex<Renewal?>(nil)
     /// The rows of the batches the workers hold (claimed, not yet done with): the heartbeat
     /// renews these and the rows whose outcome is not written yet, and no other, so a row a
     /// failed batch dropped is taken again when its lease ends.
-    private let holding = Mutex<Set<Int64>>([])
+    private let holding = Mutex<[Int64: Int]>([:])
     let webhooks: WebhookSender
     private var logger: Logger { configuration.logger }
     /// Workers do not claim while more outcomes than this wait to be written.
@@ -98,10 +98,14 @@ final class DeliveryWorker: Service, Sendable {
             if Task.isCancelled { return }
             let started = configuration.clock.now
             let until = started.addingTimeInterval(configuration.lease)
-            let ids = Array(holding.withLock { $0 }.union(recorder.unwrittenIDs))
+            let ids = Array(Set(holding.withLock { $0.keys }).union(recorder.unwrittenIDs))
             do {
                 try await store.renewLeases(owner: configuration.nodeID, ids: ids, until: until)
-                renewal.withLock { $0 = (started, until) }
+                renewal.withLock { last in
+                    // A renewal that starts after the last one's leases ended begins a new chain.
+                    let chainStart = last.flatMap { $0.until > started ? $0.chainStart : nil } ?? started
+                    last = Renewal(started: started, until: until, chainStart: chainStart)
+                }
                 if failing { logger.notice("leases are renewed again") }
                 failing = false
             } catch {
@@ -140,7 +144,11 @@ final class DeliveryWorker: Service, Sendable {
                     try? await Task.sleep(for: .seconds(1))
                 }
                 let done = batch.deliveries.map(\.id)
-                holding.withLock { $0.subtract(done) }
+                holding.withLock { holding in
+                    for id in done {
+                        if let count = holding[id], count > 1 { holding[id] = count - 1 } else { holding[id] = nil }
+                    }
+                }
                 batch = (try await following?.value) ?? .empty
             } catch {
                 logger.error("cannot claim deliveries: \(error)")
@@ -148,6 +156,14 @@ final class DeliveryWorker: Service, Sendable {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// The heartbeat's last renewal of this node's leases, and when the unbroken chain of
+    /// renewals it ends began (each started before the previous one's leases ended).
+    struct Renewal: Sendable {
+        var started: Date
+        var until: Date
+        var chainStart: Date
     }
 
     /// Claimed deliveries, when the claim came back and when their lease ends.
@@ -162,13 +178,21 @@ final class DeliveryWorker: Service, Sendable {
     private func claim() async throws -> ClaimedBatch {
         let now = configuration.clock.now
         let deliveries = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: now)
-        holding.withLock { $0.formUnion(deliveries.lazy.map(\.id)) }
+        // Counted: after an outage two workers of this node can hold the same row (one whose
+        // lease ended, one that claimed it again), and one finishing must not end the other's.
+        holding.withLock { holding in for delivery in deliveries { holding[delivery.id, default: 0] += 1 } }
         return ClaimedBatch(deliveries: deliveries, claimedAt: configuration.clock.now, leaseEnds: now.addingTimeInterval(configuration.lease))
     }
 
     /// When the batch's lease ends: its own, or a heartbeat's that started after it was claimed.
     private func leaseEnd(of batch: ClaimedBatch) -> Date {
-        guard let renewal = renewal.withLock({ $0 }), renewal.started >= batch.claimedAt else { return batch.leaseEnds }
+        // A renewal extends the batch only if the unbroken chain of renewals it belongs to began
+        // before the batch's own lease ended: once a lease has ended the rows may have been
+        // claimed again (by another node, or another worker of this one), and a renewal after
+        // an outage must not give them back to a batch that was waiting on the store.
+        guard let renewal = renewal.withLock({ $0 }), renewal.started >= batch.claimedAt, renewal.chainStart < batch.leaseEnds else {
+            return batch.leaseEnds
+        }
         return max(batch.leaseEnds, renewal.until)
     }
 
@@ -306,10 +330,21 @@ final class DeliveryWorker: Service, Sendable {
             case .send:
                 end = min(start + chunkSize, group.items.count)
             }
-            if let limit = group.app.rateLimit {
+            // A notification cancelled since its rows were claimed: the rest of them are not
+            // sent (its rows are cancelled in the store already; the outcome ends their lease).
+            let cancelled = await cancelledNotifications(among: group.items[start..<end], appID: group.app.id)
+            var chunk = Array(group.items[start..<end].indices)
+            if !cancelled.isEmpty {
+                let now = configuration.clock.now
+                let dropped = chunk.filter { cancelled.contains(group.items[$0].delivery.notificationID) }
+                for position in dropped { answered[position] = true }
+                recorder.add(dropped.map { DeliveryOutcome(id: group.items[$0].delivery.id, state: .cancelled, finishedAt: now) })
+                chunk.removeAll { cancelled.contains(group.items[$0].delivery.notificationID) }
+            }
+            if let limit = group.app.rateLimit, !chunk.isEmpty {
                 // Paced in real time, whatever clock the server reads for its records: the wait
                 // that follows is a real one.
-                let wait = try await store.reserveSends(appID: group.app.id, count: end - start, perSecond: limit, now: SystemClock().now)
+                let wait = try await store.reserveSends(appID: group.app.id, count: chunk.count, perSecond: limit, now: SystemClock().now)
                 if wait > 0 { try? await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up)))) }
             }
             // One bulk send for the chunk; each notification takes a permit of the send window
@@ -318,7 +353,7 @@ final class DeliveryWorker: Service, Sendable {
             let clock = configuration.clock
             let margin = configuration.lease / 4
             let leaseEnds: @Sendable () -> Date = { [self] in leaseEnd(of: batch) }
-            let feed = WindowedFeed(notifications: group.items[start..<end].map(\.notification), window: window) {
+            let feed = WindowedFeed(notifications: chunk.map { group.items[$0].notification }, window: window) {
                 clock.now.addingTimeInterval(margin) < leaseEnds() && !Task.isShuttingDownGracefully
             }
             var sent: [ServerMetrics.Send] = []
@@ -349,6 +384,19 @@ final class DeliveryWorker: Service, Sendable {
             start = end
         }
         await apply(feedback, appID: group.app.id)
+    }
+
+    /// Which of the items' notifications were cancelled, read from the store once per
+    /// notification (a batch is mostly one). A store that does not answer cancels nothing.
+    private func cancelledNotifications(among items: ArraySlice<(delivery: ClaimedDelivery, notification: PushNotification, expiration: Expiration)>, appID: String) async -> Set<String> {
+        var checked: Set<String> = []
+        var cancelled: Set<String> = []
+        for item in items where checked.insert(item.delivery.notificationID).inserted {
+            if (try? await store.notification(appID: appID, id: item.delivery.notificationID))??.cancelledAt != nil {
+                cancelled.insert(item.delivery.notificationID)
+            }
+        }
+        return cancelled
     }
 
     /// What an APNs result makes of a delivery: sent, failed for good, or queued again for a

@@ -76,9 +76,14 @@ extension HeraldServer {
     }
 
     func openAPI() throws -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json))
+        guard let document = OpenAPIDocument.json else {
+            throw APIError(
+                .internalServerError, code: "openapi_missing",
+                "this build has no openapi.json: the herald_HeraldServer.resources folder must stay beside the herald binary"
+            )
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: document))
         )
     }
 

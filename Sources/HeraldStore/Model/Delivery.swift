@@ -11,6 +11,11 @@ public enum DeliveryState: String, Sendable, Hashable, Codable, CaseIterable {
     case failed
     /// Its expiration passed before it was sent; never sent.
     case expired
+    /// Its notification was cancelled before it was sent; never sent.
+    case cancelled
+
+    /// The allowed values, for error messages.
+    public static var allowedValues: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// A queued delivery a worker took: one notification to one token.
@@ -89,6 +94,8 @@ public struct DeliveryOutcome: Sendable, Hashable {
 
 /// One delivery as a report shows it.
 public struct DeliveryRecord: Sendable, Hashable, Codable {
+    /// The queue row: increasing, so pages of a report follow it.
+    public var id: Int64
     public var notificationID: String
     public var token: String
     public var state: DeliveryState
@@ -103,9 +110,10 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public var nextAttemptAt: Date?
 
     public init(
-        notificationID: String, token: String, state: DeliveryState, status: Int?, reason: String?, apnsID: String?, attempts: Int,
+        id: Int64, notificationID: String, token: String, state: DeliveryState, status: Int?, reason: String?, apnsID: String?, attempts: Int,
         queuedAt: Date, finishedAt: Date?, nextAttemptAt: Date? = nil
     ) {
+        self.id = id
         self.nextAttemptAt = nextAttemptAt
         self.notificationID = notificationID
         self.token = token
@@ -128,11 +136,13 @@ public struct DeliveryCounts: Sendable, Hashable, Codable {
     public var sent = 0
     public var failed = 0
     public var expired = 0
+    /// Never sent because the notification was cancelled.
+    public var cancelled = 0
     /// Failures by APNs reason (or failure kind).
     public var failedByReason: [String: Int] = [:]
 
     public init() {}
 
     /// Every delivery counted.
-    public var total: Int { queued + sent + failed + expired }
+    public var total: Int { queued + sent + failed + expired + cancelled }
 }

@@ -1,5 +1,5 @@
 /// Whether notifications go to a registered token.
-public enum DeviceState: String, Sendable, Hashable, Codable {
+public enum DeviceState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Receives notifications.
     case active
     /// APNs answered 410 Unregistered (or the app unregistered it): nothing is sent until the app
@@ -7,4 +7,7 @@ public enum DeviceState: String, Sendable, Hashable, Codable {
     case unregistered
     /// APNs answered BadDeviceToken or DeviceTokenNotForTopic: flagged for review, not sent to.
     case invalid
+
+    /// The allowed values, for error messages.
+    public static var allowedValues: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

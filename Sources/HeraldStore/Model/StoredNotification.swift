@@ -16,6 +16,8 @@ public struct StoredNotification: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// Devices chosen when it was queued.
     public var audienceSize: Int
+    /// When it was cancelled (``HeraldStore/cancel(appID:notificationID:now:)``), if it was.
+    public var cancelledAt: Date?
 
     public init(
         id: String, appID: String, message: Data, audience: Audience, idempotencyKey: String? = nil, scheduleID: String? = nil,

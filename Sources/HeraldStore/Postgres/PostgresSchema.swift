@@ -8,6 +8,8 @@ enum PostgresSchema {
         ("deliveries", "retry_at", "DOUBLE PRECISION"),
         // A device's public key for alerts sealed end to end.
         ("devices", "encryption_key", "TEXT"),
+        // When a notification was cancelled.
+        ("notifications", "cancelled_at", "DOUBLE PRECISION"),
     ]
 
     static let statements = [
@@ -34,6 +36,9 @@ enum PostgresSchema {
             id TEXT PRIMARY KEY, app_id TEXT NOT NULL, idempotency_key TEXT, created_at DOUBLE PRECISION NOT NULL, body TEXT NOT NULL)
         """,
         "CREATE INDEX IF NOT EXISTS notifications_idempotency ON notifications (app_id, idempotency_key, created_at)",
+        // An app's list, newest first; retention, oldest first.
+        "CREATE INDEX IF NOT EXISTS notifications_listed ON notifications (app_id, created_at, id)",
+        "CREATE INDEX IF NOT EXISTS notifications_created ON notifications (created_at)",
         """
         CREATE TABLE IF NOT EXISTS deliveries (
             id BIGSERIAL PRIMARY KEY, notification_id TEXT NOT NULL, app_id TEXT NOT NULL, token TEXT NOT NULL,

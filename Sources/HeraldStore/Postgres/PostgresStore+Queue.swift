@@ -50,8 +50,11 @@ extension PostgresStore {
     }
 
     public func notification(appID: String, id: String) async throws -> StoredNotification? {
-        try await rows("SELECT body FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first.map {
-            try StoreCoding.decode(StoredNotification.self, from: try $0.decode(String.self))
+        try await rows("SELECT body, cancelled_at FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first.map {
+            let (body, cancelled) = try $0.decode((String, Double?).self)
+            var notification = try StoreCoding.decode(StoredNotification.self, from: body)
+            notification.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
+            return notification
         }
     }
 
@@ -98,7 +101,8 @@ extension PostgresStore {
         // A delivery to be retried stays queued (no finishing time) with its retry time; one put
         // back without an attempt has the claim's attempt taken back. A row that is no longer
         // queued keeps its outcome: a late write from a node whose lease ended (a store outage)
-        // must not undo what the node that took the row over recorded.
+        // must not undo what the node that took the row over recorded. A row cancelled while
+        // in flight takes its final outcome (a send APNs took stays a send) but not a retry.
         var bindings = PostgresBindings(capacity: 8)
         bindings.append(outcomes.map(\.id))
         bindings.append(outcomes.map(\.state.rawValue))
@@ -118,7 +122,7 @@ extension PostgresStore {
                     FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
                           unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at,
                           unnest($7::float8[]) AS retry_at, unnest($8::bigint[]) AS unattempted) AS v
-                    WHERE d.id = v.id AND d.state = 'queued'
+                    WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
                     """, binds: bindings
             ), logger: logger
         )
@@ -213,28 +217,31 @@ extension PostgresStore {
     static let due = "state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL"
     static let leased = "state = 'queued' AND lease_until IS NOT NULL"
 
-    static let recordColumns = "notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"
+    static let recordColumns = "id, notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"
 
-    public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
+    public func deliveries(notificationID: String, after: Int64?, state: DeliveryState?, limit: Int) async throws -> [DeliveryRecord] {
         try await rows(
-            "SELECT \(Self.recordColumns) FROM deliveries WHERE notification_id = $1 ORDER BY id LIMIT $2",
-            [.text(notificationID), .int(Int64(limit))]
+            """
+            SELECT \(Self.recordColumns) FROM deliveries WHERE notification_id = $1 AND id > $2 AND ($3::text IS NULL OR state = $3)
+            ORDER BY id LIMIT $4
+            """,
+            [.text(notificationID), .int(after ?? 0), .text(state?.rawValue), .int(Int64(limit))]
         ).map(Self.record(from:))
     }
 
-    public func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord] {
+    public func deliveries(appID: String, token: String, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
         try await rows(
-            "SELECT \(Self.recordColumns) FROM deliveries WHERE app_id = $1 AND token = $2 ORDER BY id DESC LIMIT $3",
-            [.text(appID), .text(token), .int(Int64(limit))]
+            "SELECT \(Self.recordColumns) FROM deliveries WHERE app_id = $1 AND token = $2 AND id < $3 ORDER BY id DESC LIMIT $4",
+            [.text(appID), .text(token), .int(before ?? Int64.max), .int(Int64(limit))]
         ).map(Self.record(from:))
     }
 
     private static func record(from row: PostgresRow) throws -> DeliveryRecord {
-        let (notificationID, token, state, status, reason, apnsID, attempts, queuedAt, finishedAt, retryAt) = try row.decode(
-            (String, String, String, Int64?, String?, String?, Int64, Double, Double?, Double?).self
+        let (id, notificationID, token, state, status, reason, apnsID, attempts, queuedAt, finishedAt, retryAt) = try row.decode(
+            (Int64, String, String, String, Int64?, String?, String?, Int64, Double, Double?, Double?).self
         )
         return DeliveryRecord(
-            notificationID: notificationID, token: token, state: DeliveryState(rawValue: state) ?? .queued, status: status.map(Int.init),
+            id: id, notificationID: notificationID, token: token, state: DeliveryState(rawValue: state) ?? .queued, status: status.map(Int.init),
             reason: reason, apnsID: apnsID, attempts: Int(attempts), queuedAt: Date(timeIntervalSince1970: queuedAt),
             finishedAt: finishedAt.map(Date.init(timeIntervalSince1970:)), nextAttemptAt: retryAt.map(Date.init(timeIntervalSince1970:))
         )

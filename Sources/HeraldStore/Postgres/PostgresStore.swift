@@ -157,6 +157,20 @@ public final class PostgresStore: HeraldStore {
         }
     }
 
+    public func deleteApp(id: String) async throws -> Bool {
+        let logger = logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let found = try await connection.query(.sql("SELECT 1 FROM apps WHERE id = $1 FOR UPDATE", [.text(id)]), logger: logger).collect()
+            guard !found.isEmpty else { return false }
+            // Rows in flight on another node are deleted too: its outcome then changes nothing.
+            for table in ["deliveries", "notifications", "device_tags", "devices", "api_keys", "schedules", "webhook_events", "rate_buckets"] {
+                try await connection.query(.sql("DELETE FROM \(table) WHERE app_id = $1", [.text(id)]), logger: logger)
+            }
+            try await connection.query(.sql("DELETE FROM apps WHERE id = $1", [.text(id)]), logger: logger)
+            return true
+        }
+    }
+
     public func insertKey(_ key: StoredAPIKey) async throws {
         _ = try await rows(
             "INSERT INTO api_keys (id, app_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)",

@@ -66,6 +66,14 @@ struct SQLiteLeases: Sendable {
         held.removeValue(forKey: id)
     }
 
+    /// The rows left the queue without an outcome (cancelled, deleted): retries waiting in
+    /// memory are forgotten; rows a worker holds keep their lease until it records them.
+    mutating func drop(_ ids: [Int64]) {
+        for id in ids where held[id]?.owner == nil {
+            held.removeValue(forKey: id)
+        }
+    }
+
     /// Ends `owner`'s leases at once; the claims they counted are given back.
     mutating func release(owner: String) {
         for (id, lease) in held where lease.owner == owner {

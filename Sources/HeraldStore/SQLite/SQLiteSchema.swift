@@ -12,8 +12,9 @@ enum SQLiteSchema {
     /// The layout this code writes. Version 1 (user_version 0) keyed queue rows by the
     /// notification's id and the app and token, in the row and in two indexes; version 2 had no
     /// `retry_at` (when a delivery that failed for a passing reason is due again) nor the
-    /// webhook outbox; version 3 had no `encryption_key` for devices.
-    static let version = 4
+    /// webhook outbox; version 3 had no `encryption_key` for devices; version 4 had no
+    /// `cancelled_at` for notifications nor their time indexes (lists and retention).
+    static let version = 5
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
@@ -39,9 +40,12 @@ enum SQLiteSchema {
         """
         CREATE TABLE IF NOT EXISTS notifications (
             seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, app_id TEXT NOT NULL, idempotency_key TEXT, created_at REAL NOT NULL,
-            body TEXT NOT NULL, fanout_after TEXT)
+            body TEXT NOT NULL, fanout_after TEXT, cancelled_at REAL)
         """,
         "CREATE INDEX IF NOT EXISTS notifications_idempotency ON notifications (app_id, idempotency_key, created_at)",
+        // An app's list, newest first; retention, oldest first.
+        "CREATE INDEX IF NOT EXISTS notifications_listed ON notifications (app_id, created_at, id)",
+        "CREATE INDEX IF NOT EXISTS notifications_created ON notifications (created_at)",
         """
         CREATE TABLE IF NOT EXISTS deliveries (
             id INTEGER PRIMARY KEY AUTOINCREMENT, notification INTEGER NOT NULL, device INTEGER NOT NULL, state TEXT NOT NULL,
@@ -77,8 +81,10 @@ enum SQLiteSchema {
         } else if found == 2 {
             try db.execute(sql: "ALTER TABLE deliveries ADD COLUMN retry_at REAL")
         }
-        if try db.tableExists("devices"), try !db.columns(in: "devices").contains(where: { $0.name == "encryption_key" }) {
-            try db.execute(sql: "ALTER TABLE devices ADD COLUMN encryption_key TEXT")
+        for (table, column, type) in [("devices", "encryption_key", "TEXT"), ("notifications", "cancelled_at", "REAL")] {
+            if try db.tableExists(table), try !db.columns(in: table).contains(where: { $0.name == column }) {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) \(type)")
+            }
         }
         // Every statement creates only what is missing (such as a new table).
         for statement in statements { try db.execute(sql: statement) }

@@ -44,6 +44,17 @@ extension SQLiteStore {
         while true {
             let (after, queuedBefore) = (cursor, queued)
             let (next, stored) = try await pool.write { db -> (String?, StoredNotification?) in
+                // A notification cancelled while its audience is queued stops growing.
+                let cancelled = try Double.fetchOne(db, sql: "SELECT cancelled_at FROM notifications WHERE seq = ?", arguments: [seq])
+                if let cancelled {
+                    var stored = notification
+                    stored.audienceSize = queuedBefore
+                    stored.cancelledAt = Date(timeIntervalSince1970: cancelled)
+                    try db.execute(
+                        sql: "UPDATE notifications SET body = ?, fanout_after = NULL WHERE seq = ?", arguments: [try StoreCoding.encode(stored), seq]
+                    )
+                    return (nil, stored)
+                }
                 try db.execute(
                     sql: """
                         INSERT INTO deliveries (notification, device, state, attempts, queued_at)
@@ -93,10 +104,14 @@ extension SQLiteStore {
     }
 
     public func notification(appID: String, id: String) async throws -> StoredNotification? {
-        let body = try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT body FROM notifications WHERE app_id = ? AND id = ?", arguments: [appID, id])
+        let row = try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT body, cancelled_at FROM notifications WHERE app_id = ? AND id = ?", arguments: [appID, id])
         }
-        return try body.map { try StoreCoding.decode(StoredNotification.self, from: $0) }
+        return try row.map { row in
+            var notification = try StoreCoding.decode(StoredNotification.self, from: row[0] as String)
+            notification.cancelledAt = (row[1] as Double?).map(Date.init(timeIntervalSince1970:))
+            return notification
+        }
     }
 
     public func message(notificationID: String) async throws -> Data? {
@@ -174,6 +189,8 @@ extension SQLiteStore {
         let sorted = outcomes.sorted { $0.id < $1.id }
         try await pool.writeWithoutTransaction { db in
             let claims = self.leases.withLock { leases in sorted.map { leases.claims(of: $0.id) } }
+            // Retries of rows that left the queue meanwhile (cancelled): their lease ends.
+            var left: Set<Int64> = []
             try db.inTransaction {
                 let one = try db.cachedStatement(
                     sql: """
@@ -183,9 +200,9 @@ extension SQLiteStore {
                         """
                 )
                 // A delivery to be retried stays queued, with why its attempt failed and when
-                // it is due again.
+                // it is due again (one cancelled meanwhile stays cancelled).
                 let retry = try db.cachedStatement(
-                    sql: "UPDATE deliveries SET status = ?, reason = ?, retry_at = ?, attempts = attempts + ? WHERE id = ?"
+                    sql: "UPDATE deliveries SET status = ?, reason = ?, retry_at = ?, attempts = attempts + ? WHERE id = ? AND state = 'queued'"
                 )
                 // A claimed batch is mostly consecutive ids that all went through: one statement
                 // per run, with the run's last finishing time.
@@ -212,6 +229,7 @@ extension SQLiteStore {
                             first.status, first.reason, (first.retryAt ?? first.finishedAt).timeIntervalSince1970,
                             claims[start] - (first.attempted ? 0 : 1), first.id,
                         ])
+                        if db.changesCount == 0 { left.insert(first.id) }
                     } else if end - start > 1 {
                         let finished = sorted[start..<end].lazy.map(\.finishedAt).max() ?? first.finishedAt
                         try run.execute(arguments: [first.status, finished.timeIntervalSince1970, claims[start], first.id, sorted[end - 1].id])
@@ -227,7 +245,7 @@ extension SQLiteStore {
             }
             self.leases.withLock { leases in
                 for outcome in sorted {
-                    if outcome.state == .queued {
+                    if outcome.state == .queued && !left.contains(outcome.id) {
                         leases.postpone(outcome.id, until: outcome.retryAt ?? outcome.finishedAt)
                     } else {
                         leases.finish(outcome.id)
@@ -291,40 +309,41 @@ extension SQLiteStore {
         return DeliveryCounts(rows: rows)
     }
 
-    static let recordColumns = "n.id, d.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at, q.retry_at"
+    static let recordColumns = "q.id, n.id, d.token, q.state, q.status, q.reason, q.apns_id, q.attempts, q.queued_at, q.finished_at, q.retry_at"
 
-    public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {
+    public func deliveries(notificationID: String, after: Int64?, state: DeliveryState?, limit: Int) async throws -> [DeliveryRecord] {
         try await pool.read { db in
-            try Row.fetchAll(
+            guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM notifications WHERE id = ?", arguments: [notificationID]) else { return [] }
+            return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification JOIN devices d ON d.id = q.device
-                    WHERE q.notification = (SELECT seq FROM notifications WHERE id = ?) ORDER BY q.id LIMIT ?
+                    WHERE q.notification = ? AND q.id > ? AND (? IS NULL OR q.state = ?) ORDER BY q.id LIMIT ?
                     """,
-                arguments: [notificationID, limit]
+                arguments: [seq, after ?? 0, state?.rawValue, state?.rawValue, limit]
             ).map(Self.record(from:))
         }
     }
 
-    public func deliveries(appID: String, token: String, limit: Int) async throws -> [DeliveryRecord] {
+    public func deliveries(appID: String, token: String, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.recordColumns) FROM deliveries q JOIN notifications n ON n.seq = q.notification JOIN devices d ON d.id = q.device
-                    WHERE d.app_id = ? AND d.token = ? ORDER BY q.id DESC LIMIT ?
+                    WHERE d.app_id = ? AND d.token = ? AND q.id < ? ORDER BY q.id DESC LIMIT ?
                     """,
-                arguments: [appID, token, limit]
+                arguments: [appID, token, before ?? Int64.max, limit]
             ).map(Self.record(from:))
         }
     }
 
     private static func record(from row: Row) -> DeliveryRecord {
         DeliveryRecord(
-            notificationID: row[0], token: row[1], state: DeliveryState(rawValue: row[2]) ?? .queued, status: row[3], reason: row[4],
-            apnsID: row[5], attempts: row[6], queuedAt: Date(timeIntervalSince1970: row[7]),
-            finishedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
-            nextAttemptAt: (row[9] as Double?).map(Date.init(timeIntervalSince1970:))
+            id: row[0], notificationID: row[1], token: row[2], state: DeliveryState(rawValue: row[3]) ?? .queued, status: row[4], reason: row[5],
+            apnsID: row[6], attempts: row[7], queuedAt: Date(timeIntervalSince1970: row[8]),
+            finishedAt: (row[9] as Double?).map(Date.init(timeIntervalSince1970:)),
+            nextAttemptAt: (row[10] as Double?).map(Date.init(timeIntervalSince1970:))
         )
     }
 }
@@ -340,6 +359,7 @@ extension DeliveryCounts {
                 if let reason = row.reason { retryingByReason[reason, default: 0] += row.count }
             case .sent: sent += row.count
             case .expired: expired += row.count
+            case .cancelled: cancelled += row.count
             case .failed, nil:
                 failed += row.count
                 failedByReason[row.reason ?? "unknown", default: 0] += row.count

@@ -87,6 +87,26 @@ public final class SQLiteStore: HeraldStore {
         return try bodies.map { try StoreCoding.decode(StoredApp.self, from: $0).opened(with: sealer) }
     }
 
+    public func deleteApp(id: String) async throws -> Bool {
+        try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?)", arguments: [id]) == true else { return false }
+            let queued = try Int64.fetchAll(
+                db,
+                sql: "SELECT q.id FROM deliveries q JOIN notifications n ON n.seq = q.notification WHERE n.app_id = ? AND q.state = 'queued'",
+                arguments: [id]
+            )
+            try db.execute(sql: "DELETE FROM deliveries WHERE notification IN (SELECT seq FROM notifications WHERE app_id = ?)", arguments: [id])
+            try db.execute(sql: "DELETE FROM deliveries WHERE device IN (SELECT id FROM devices WHERE app_id = ?)", arguments: [id])
+            for table in ["notifications", "device_tags", "devices", "api_keys", "schedules", "webhook_events"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE app_id = ?", arguments: [id])
+            }
+            try db.execute(sql: "DELETE FROM apps WHERE id = ?", arguments: [id])
+            self.leases.withLock { $0.drop(queued) }
+            self.buckets.withLock { _ = $0.removeValue(forKey: id) }
+            return true
+        }
+    }
+
     public func insertKey(_ key: StoredAPIKey) async throws {
         try await pool.write { db in
             try db.execute(

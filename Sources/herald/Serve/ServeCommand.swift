@@ -15,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             HERALD_POSTGRES_URL, HERALD_APNS_URL, …), then --config FILE (JSON with the same names as \
             the flags in camel case), then the defaults. Apps without Apple credentials send to a \
             HeraldSandbox in this process (or to --apns-url). Stops on SIGTERM or Ctrl-C after the \
-            deliveries in flight finish; unfinished ones go back to the queue.
-            """
+            deliveries in flight finish; unfinished ones go back to the queue. History is kept \
+            --retention-days (30) and each device's --device-history (100) newest deliveries.
+            """,
+        subcommands: [AdminKeyCommand.self, ImportCommand.self]
     )
 
     @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
@@ -34,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Deliveries sent and not yet recorded at most, so at most sent twice after a crash (default APNs connections × streams, 400).") var sendWindow: Int?
     @Option(help: "This node's name in queue leases (default host-pid-random).") var nodeID: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
+    @Option(help: "Days delivery history is kept (default 30; 0 keeps it for ever).") var retentionDays: Int?
+    @Option(help: "Finished deliveries kept per device, newest first (default 100; 0: no cap).") var deviceHistory: Int?
     @Option(help: "JSON file with settings.") var config: String?
 
     func run() async throws {
@@ -50,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings = settings.overridden(by: ServeSettings(
             host: host, port: port, database: database, postgres: postgres, sandboxAdminPort: sandboxAdminPort, apnsURL: apnsURL, apnsCA: apnsCA,
             noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel,
-            startupTimeout: startupTimeout, sendWindow: sendWindow
+            startupTimeout: startupTimeout, sendWindow: sendWindow, retentionDays: retentionDays, deviceHistory: deviceHistory
         ))
         var logger = Logger(label: "herald.serve")
         let levelName = settings.logLevel ?? "info"
@@ -65,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let lease = settings.lease, lease < 1 { throw CommandError("lease must be at least 1 second") }
         if let timeout = settings.startupTimeout, timeout < 0 { throw CommandError("startup timeout must be 0 seconds or more") }
         if let window = settings.sendWindow, window < 1 { throw CommandError("send window must be at least 1 delivery") }
+        if let days = settings.retentionDays, !(0...36_500).contains(days) { throw CommandError("retention days must be 0 (keep for ever) to 36500") }
+        if let kept = settings.deviceHistory, kept < 0 { throw CommandError("device history must be 0 (no cap) or more") }
 
         let sandbox: ServerConfiguration.SandboxRoute =
             if settings.noSandbox == true { .none } else if let url = settings.apnsURL { .external(url: url, certificate: settings.apnsCA) } else {
@@ -76,29 +82,11 @@ struct ServeCommand: AsyncParsableCommand {
             startupTimeout: .milliseconds(Int((settings.startupTimeout ?? 60) * 1000)), sandbox: sandbox, logger: logger
         )
         settingUp.sendWindow = settings.sendWindow
+        let days = settings.retentionDays ?? 30
+        let kept = settings.deviceHistory ?? 100
+        settingUp.retention = RetentionPolicy(maximumAge: days == 0 ? nil : Double(days) * 86_400, perDevice: kept == 0 ? nil : kept)
         let configuration = settingUp
-        let store: any HeraldStore
-        let storeName: String
-        do {
-            let environment = ProcessInfo.processInfo.environment
-            let previous = try environment["HERALD_SECRET_KEY_PREVIOUS"].map { [try SecretSealer.parseKey($0)] } ?? []
-            let givenKey = try environment["HERALD_SECRET_KEY"].flatMap { $0.isEmpty ? nil : $0 }.map { try SecretSealer(key: SecretSealer.parseKey($0), previous: previous) }
-            if let url = settings.postgres {
-                if givenKey == nil {
-                    logger.warning("Apple credentials are kept unencrypted in PostgreSQL: set HERALD_SECRET_KEY (openssl rand -base64 32) to seal them")
-                }
-                store = try PostgresStore(url: url, sealer: givenKey, logger: logger)
-                storeName = "PostgreSQL"
-            } else {
-                // The embedded default: a key file beside the database (made on first start,
-                // readable by its owner only) seals the credentials in it.
-                let path = settings.database ?? "herald.sqlite"
-                store = try SQLiteStore(path: path, sealer: try givenKey ?? SecretSealer.keyFile(at: path + ".key", previous: previous))
-                storeName = path
-            }
-        } catch {
-            throw CommandError("cannot open the store: \(error)")
-        }
+        let (store, storeName) = try settings.openStore(logger: logger)
         let server: HeraldServer
         do {
             server = try await HeraldServer.start(store: store, configuration: configuration)

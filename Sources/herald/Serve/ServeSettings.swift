@@ -1,4 +1,6 @@
 import Foundation
+import HeraldStore
+import Logging
 
 /// `herald serve`'s settings from a JSON file or environment variables; flags override both,
 /// and the environment overrides the file.
@@ -18,6 +20,8 @@ struct ServeSettings: Codable, Equatable {
     var logLevel: String?
     var startupTimeout: Double?
     var sendWindow: Int?
+    var retentionDays: Int?
+    var deviceHistory: Int?
 
     /// The variables read, each named after its setting.
     static var environmentNames: [(name: String, key: WritableKeyPath<ServeSettings, String?>)] { [
@@ -26,6 +30,7 @@ struct ServeSettings: Codable, Equatable {
     ] }
     static var environmentNumbers: [(name: String, key: WritableKeyPath<ServeSettings, Int?>)] { [
         ("HERALD_PORT", \.port), ("HERALD_SANDBOX_ADMIN_PORT", \.sandboxAdminPort), ("HERALD_WORKERS", \.workers), ("HERALD_BATCH_SIZE", \.batchSize),
+        ("HERALD_RETENTION_DAYS", \.retentionDays), ("HERALD_DEVICE_HISTORY", \.deviceHistory),
     ] }
 
     static func file(_ path: String) throws -> ServeSettings {
@@ -34,7 +39,7 @@ struct ServeSettings: Codable, Equatable {
             return try JSONDecoder().decode(ServeSettings.self, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow)")
+            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow, retentionDays, deviceHistory)")
         }
     }
 
@@ -56,7 +61,30 @@ struct ServeSettings: Codable, Equatable {
             sandboxAdminPort: other.sandboxAdminPort ?? sandboxAdminPort, apnsURL: other.apnsURL ?? apnsURL, apnsCA: other.apnsCA ?? apnsCA,
             noSandbox: other.noSandbox ?? noSandbox, workers: other.workers ?? workers, batchSize: other.batchSize ?? batchSize,
             lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel,
-            startupTimeout: other.startupTimeout ?? startupTimeout, sendWindow: other.sendWindow ?? sendWindow
+            startupTimeout: other.startupTimeout ?? startupTimeout, sendWindow: other.sendWindow ?? sendWindow,
+            retentionDays: other.retentionDays ?? retentionDays, deviceHistory: other.deviceHistory ?? deviceHistory
         )
+    }
+
+    /// Opens the store these settings name: PostgreSQL, or the SQLite file (default
+    /// `./herald.sqlite`) with its key file. Returns the store and how to name it in messages.
+    func openStore(logger: Logger) throws -> (store: any HeraldStore, name: String) {
+        do {
+            let environment = ProcessInfo.processInfo.environment
+            let previous = try environment["HERALD_SECRET_KEY_PREVIOUS"].map { [try SecretSealer.parseKey($0)] } ?? []
+            let givenKey = try environment["HERALD_SECRET_KEY"].flatMap { $0.isEmpty ? nil : $0 }.map { try SecretSealer(key: SecretSealer.parseKey($0), previous: previous) }
+            if let url = postgres {
+                if givenKey == nil {
+                    logger.warning("Apple credentials are kept unencrypted in PostgreSQL: set HERALD_SECRET_KEY (openssl rand -base64 32) to seal them")
+                }
+                return (try PostgresStore(url: url, sealer: givenKey, logger: logger), "PostgreSQL")
+            }
+            // The embedded default: a key file beside the database (made on first start,
+            // readable by its owner only) seals the credentials in it.
+            let path = database ?? "herald.sqlite"
+            return (try SQLiteStore(path: path, sealer: try givenKey ?? SecretSealer.keyFile(at: path + ".key", previous: previous)), path)
+        } catch {
+            throw CommandError("cannot open the store: \(error)")
+        }
     }
 }
