@@ -17,15 +17,14 @@ struct AdminKeyCommand: AsyncParsableCommand {
     )
 
     @Flag(help: "Revoke every other admin key.") var rotate = false
-    @Option(help: "SQLite database file (default ./herald.sqlite).") var database: String?
-    @Option(help: "PostgreSQL URL instead of SQLite.") var postgres: String?
-    @Option(help: "JSON file with settings.") var config: String?
+    /// `--database`, `--postgres` and `--config` are `herald serve`'s own.
+    @ParentCommand var serve: ServeCommand
 
     func run() async throws {
         do {
-            var settings = try config.map(ServeSettings.file) ?? ServeSettings()
+            var settings = try serve.config.map(ServeSettings.file) ?? ServeSettings()
             settings = settings.overridden(by: try ServeSettings.environment(ProcessInfo.processInfo.environment))
-            settings = settings.overridden(by: ServeSettings(database: database, postgres: postgres))
+            settings = settings.overridden(by: ServeSettings(database: serve.database, postgres: serve.postgres))
             if settings.postgres == nil, !FileManager.default.fileExists(atPath: settings.database ?? "herald.sqlite") {
                 throw CommandError("no database at '\(settings.database ?? "herald.sqlite")'; give --database or --postgres (herald serve makes the first admin key itself)")
             }
