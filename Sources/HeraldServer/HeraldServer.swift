@@ -1,14 +1,18 @@
 import Foundation
 import HeraldAPNs
 import HeraldCore
-import HeraldSandbox
 import HeraldStore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import NIOPosix
+import NIOSSL
 import Logging
 import ServiceLifecycle
 
-/// The App Server: the JSON API, the delivery workers and the scheduler over one store, and (by
-/// default) an in-process HeraldSandbox for apps without Apple credentials.
+/// The App Server: the JSON API, the delivery workers and the scheduler over one store. Apps
+/// without Apple credentials send to the APNs server ``ServerConfiguration/sandbox`` names
+/// (`herald serve` starts a HeraldSandbox in its process for them).
 ///
 /// ```swift
 /// let server = try await HeraldServer.start(store: SQLiteStore(path: "herald.sqlite"), configuration: ServerConfiguration())
@@ -18,8 +22,8 @@ public final class HeraldServer: Sendable {
     public let store: any HeraldStore
     public let configuration: ServerConfiguration
     public let metrics = ServerMetrics()
-    /// The in-process sandbox, when the configuration asks for one.
-    public let sandbox: Sandbox?
+    /// Called when the server closes, after its APNs connections and before the store.
+    private let closing: [@Sendable () async throws -> Void]
     let routes: APNsRoutes
     let worker: DeliveryWorker
     let scheduler: Scheduler
@@ -28,10 +32,10 @@ public final class HeraldServer: Sendable {
     let keys: APIKeys
     let linter = PayloadLinter()
 
-    private init(store: any HeraldStore, configuration: ServerConfiguration, sandbox: Sandbox?, routes: APNsRoutes) {
+    private init(store: any HeraldStore, configuration: ServerConfiguration, closing: [@Sendable () async throws -> Void], routes: APNsRoutes) {
         self.store = store
         self.configuration = configuration
-        self.sandbox = sandbox
+        self.closing = closing
         self.routes = routes
         keys = APIKeys(store: store)
         monitor = HealthMonitor(store: store, clock: configuration.clock, logger: configuration.logger, node: configuration.nodeID, timeout: configuration.storeTimeout)
@@ -46,21 +50,16 @@ public final class HeraldServer: Sendable {
         }
     }
 
-    /// Migrates the store and starts the sandbox (if configured); the API and workers start with
-    /// ``run()`` (or ``application()`` for tests).
-    public static func start(store: any HeraldStore, configuration: ServerConfiguration) async throws -> HeraldServer {
+    /// Migrates the store and readies the routes to APNs; the API and workers start with
+    /// ``run()`` (or ``application()`` for tests). `closing` is called when the server closes,
+    /// after its connections to APNs and before the store (`herald serve` closes the
+    /// in-process sandbox it started there).
+    public static func start(
+        store: any HeraldStore, configuration: ServerConfiguration, closing: [@Sendable () async throws -> Void] = []
+    ) async throws -> HeraldServer {
         try await prepare(store, configuration: configuration)
-        var sandbox: Sandbox?
         var endpoint: APNsRoutes.SandboxEndpoint?
         switch configuration.sandbox {
-        case .inProcess(let adminPort):
-            var logger = configuration.logger
-            logger.logLevel = max(logger.logLevel, .warning)
-            let started = try await Sandbox.start(SandboxConfiguration(
-                host: "127.0.0.1", port: 0, adminPort: adminPort, autoAccept: true, burstLimit: .max, deliveriesKeptPerDevice: 20, logger: logger
-            ))
-            sandbox = started
-            endpoint = .init(endpoint: .custom(host: "127.0.0.1", port: started.port), transport: .tls(trustedCertificate: started.certificatePath))
         case .external(let url, let certificate):
             guard let server = APNsServerURL(url) else {
                 throw ServerError.configuration("--apns-url must look like \(APNsServerURL.expectedForm); got '\(url)'")
@@ -70,7 +69,7 @@ public final class HeraldServer: Sendable {
             endpoint = nil
         }
         let routes = try APNsRoutes(sandbox: endpoint, connections: configuration.apnsConnections, streams: configuration.apnsStreams)
-        return HeraldServer(store: store, configuration: configuration, sandbox: sandbox, routes: routes)
+        return HeraldServer(store: store, configuration: configuration, closing: closing, routes: routes)
     }
 
     /// Waits for the store to answer (a warning per attempt, each bounded by the store timeout)
@@ -131,15 +130,42 @@ public final class HeraldServer: Sendable {
         return (secret, revoked)
     }
 
-    /// The HTTP application with the workers and the scheduler as its services.
-    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+    /// The HTTP application with the workers and the scheduler as its services: HTTP/1.1, or
+    /// with ``ServerConfiguration/tls`` HTTPS with HTTP/2 through ALPN (and HTTP/1.1 for
+    /// clients that do not offer it).
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+        let server: HTTPServerBuilder = try configuration.tls.map { files in
+            try .http2Upgrade(tlsConfiguration: try Self.tlsConfiguration(files))
+        } ?? .http1()
+        return Application(
             router: router(),
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "herald"),
             services: [worker, worker.webhooks, scheduler, monitor, retention],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
         )
+    }
+
+    /// The API's TLS: the certificate chain and key from PEM files, ALPN `h2` then `http/1.1`.
+    /// Throws a ``ServerError`` naming the file that cannot be used.
+    public static func tlsConfiguration(_ files: ServerConfiguration.TLSFiles) throws -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(files.certificate)
+        } catch {
+            throw ServerError.configuration("--tls-cert '\(files.certificate)' is not a readable PEM certificate: \(error)")
+        }
+        guard !chain.isEmpty else { throw ServerError.configuration("--tls-cert '\(files.certificate)' holds no certificate") }
+        do {
+            key = try NIOSSLPrivateKey(file: files.key, format: .pem)
+        } catch {
+            throw ServerError.configuration("--tls-key '\(files.key)' is not a readable PEM private key: \(error)")
+        }
+        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        tls.minimumTLSVersion = .tlsv12
+        return tls
     }
 
     /// Serves until SIGTERM or SIGINT; deliveries in flight finish or go back to the queue.
@@ -151,7 +177,7 @@ public final class HeraldServer: Sendable {
     /// cleanly still stops; what it leased goes back to the queue when the leases end.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var group = ServiceGroupConfiguration(
-            services: [application(onServerRunning: onServerRunning)], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger
+            services: [try application(onServerRunning: onServerRunning)], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger
         )
         group.maximumGracefulShutdownDuration = configuration.shutdownGrace
         group.maximumCancellationDuration = .seconds(10)
@@ -182,10 +208,11 @@ public final class HeraldServer: Sendable {
         return finished
     }
 
-    /// Closes APNs connections, the sandbox and the store.
+    /// Closes APNs connections, what was given to close with the server (the in-process
+    /// sandbox), and the store.
     public func shutdown() async throws {
         await routes.shutdown()
-        try await sandbox?.shutdown()
+        for close in closing { try? await close() }
         try await store.close()
     }
 }

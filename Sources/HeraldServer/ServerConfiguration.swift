@@ -7,19 +7,30 @@ import Logging
 public struct ServerConfiguration: Sendable {
     /// Where notifications of apps without credentials for an environment go.
     public enum SandboxRoute: Sendable, Hashable {
-        /// A HeraldSandbox started in this process (TLS on loopback), its admin API on
-        /// `adminPort` when given (0: any free port).
-        case inProcess(adminPort: Int?)
-        /// An APNs server already running (e.g. `herald sandbox`), trusting `certificate` (PEM)
-        /// for TLS URLs.
+        /// An APNs server that is not Apple's: a `herald sandbox`, or the HeraldSandbox
+        /// `herald serve` starts in its process, trusting `certificate` (PEM) for TLS URLs.
         case external(url: String, certificate: String?)
         /// Nowhere: such sends fail with `NoCredentials`.
         case none
     }
 
+    /// A certificate and its private key (PEM files) for the API.
+    public struct TLSFiles: Sendable, Hashable {
+        /// The certificate chain, leaf first.
+        public var certificate: String
+        public var key: String
+
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
+        }
+    }
+
     public var host: String
     /// 0 picks a free port.
     public var port: Int
+    /// HTTPS for the API (HTTP/2 through ALPN, HTTP/1.1 otherwise); nil: plain HTTP/1.1.
+    public var tls: TLSFiles?
     /// Request bodies above this size are refused with 413.
     public var bodyLimit: Int
     /// The same for bulk registration (`PUT /v1/devices`, up to ``bulkDeviceLimit`` devices).
@@ -75,7 +86,7 @@ public struct ServerConfiguration: Sendable {
         retry: RetrySchedule = RetrySchedule(), webhookRetry: RetrySchedule = RetrySchedule(initialBackoff: 1, maximumBackoff: 600), storeTimeout: Duration = .seconds(5),
         startupTimeout: Duration = .seconds(60),
         pollInterval: Duration = .milliseconds(250), apnsConnections: Int = 4, apnsStreams: Int = 100,
-        sandbox: SandboxRoute = .inProcess(adminPort: nil), schedulerInterval: Duration = .seconds(1), waitLimit: Int = 100,
+        sandbox: SandboxRoute = .none, schedulerInterval: Duration = .seconds(1), waitLimit: Int = 100,
         waitTimeout: Duration = .seconds(30), clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "herald.serve")
     ) {
         self.host = host

@@ -21,9 +21,14 @@ public protocol HeraldStore: Sendable {
     func updateApp(_ app: StoredApp) async throws
     func app(id: String) async throws -> StoredApp?
     func apps() async throws -> [StoredApp]
-    /// Deletes an app with everything it owns: keys, devices, notifications, their deliveries
-    /// (queued ones included), schedules and webhook events. False when there was no such app.
+    /// Deletes an app, its keys, schedules and webhook events at once (a short transaction
+    /// whatever the app's size), so nothing more is accepted or sent for it; its devices,
+    /// notifications and deliveries are left for ``purgeDeletedApps(limit:)``. False when
+    /// there was no such app.
     func deleteApp(id: String) async throws -> Bool
+    /// Deletes at most `limit` rows (deliveries, then notifications, tags and devices) of apps
+    /// that were deleted. Returns the rows deleted; 0 once nothing is left.
+    func purgeDeletedApps(limit: Int) async throws -> Int
     func insertKey(_ key: StoredAPIKey) async throws
     /// The key whose secret hashes to `secretHash`.
     func key(secretHash: String) async throws -> StoredAPIKey?
@@ -110,10 +115,17 @@ public protocol HeraldStore: Sendable {
     /// fewer than `limit` deliveries means nothing older is left. Queued deliveries are never
     /// deleted.
     func purgeHistory(before cutoff: Date, limit: Int) async throws -> Int
-    /// Keeps each device's `keep` most recent finished deliveries and deletes older ones, for
-    /// at most `devices` devices after `cursor` (nil: from the first). Returns where the next
-    /// call goes on (nil once every device is done) and the rows deleted.
-    func capDeviceHistory(keep: Int, after cursor: String?, devices: Int) async throws -> (next: String?, deleted: Int)
+    /// Keeps each device's `keep` most recent finished deliveries and deletes older ones (at
+    /// most `limit` rows), for at most `devices` devices after `cursor` (nil: from the first).
+    /// Returns where the next call goes on (the same place while rows are left there; nil once
+    /// every device is done) and the rows deleted.
+    func capDeviceHistory(keep: Int, after cursor: String?, devices: Int, limit: Int) async throws -> (next: String?, deleted: Int)
+    /// Of `ids`, the notifications that are neither cancelled nor deleted: workers skip the
+    /// rest of a cancelled one's deliveries.
+    func liveNotifications(_ ids: [String]) async throws -> Set<String>
+    /// Revokes an admin key unless it is the last one, in one step (two revocations at once
+    /// cannot remove the last two).
+    func deleteAdminKey(id: String) async throws -> AdminKeyDeletion
 
     /// Reserves `count` sends of `appID` under its limit of `perSecond` (a ``TokenBucket``)
     /// and returns how long to wait before sending them. On PostgreSQL the bucket is shared by

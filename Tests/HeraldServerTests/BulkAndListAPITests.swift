@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSandbox
 import HTTPTypes
 import HeraldCore
 import Testing
@@ -157,7 +158,7 @@ struct BulkAndListAPITests {
     func cancelling() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             // Four a second: most of the audience is still waiting when the cancel comes.
             let app = try await api.createApp(admin: admin, extra: ["rateLimit": 4])

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSandbox
 import HeraldCore
 import HTTPTypes
 import Hummingbird
@@ -16,7 +17,7 @@ import Testing
         defer { receiver.stop() }
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             let app = try await api.createApp(admin: admin, extra: ["feedbackUrl": "http://127.0.0.1:\(receiver.port)/herald/feedback"])
             for number in 1...3 { _ = try await api.call(.put, "/v1/devices/\(token(number))", key: app.key, json: ["environment": "development"]) }
@@ -55,7 +56,7 @@ import Testing
         let test = try await TestServer.make()
         let admin = test.admin
         let clock = test.clock
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             // https is accepted as well as http; a URL of any other kind is refused.
             let refused = try await api.call(
@@ -118,7 +119,7 @@ import Testing
     func rateLimit() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             let limited = try await api.createApp(admin: admin, bundleID: "com.example.limited", extra: ["rateLimit": 40])
             let free = try await api.createApp(admin: admin, bundleID: "com.example.free")

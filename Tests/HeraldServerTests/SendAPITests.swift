@@ -12,7 +12,7 @@ struct SendAPITests {
     func sendAndWait() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             let app = try await api.createApp(admin: admin)
             _ = try await api.call(.put, "/v1/devices/\(token(1))", key: app.key, json: ["environment": "development", "userId": "li", "locale": "zh-Hans-CN"])
@@ -58,7 +58,7 @@ struct SendAPITests {
     func sealedAlerts() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         let deviceKey = Curve25519.KeyAgreement.PrivateKey()
         try await test.run { api in
             let app = try await api.createApp(admin: admin)
@@ -97,7 +97,7 @@ struct SendAPITests {
     func backgroundPriorityIsInferred() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             let app = try await api.createApp(admin: admin)
             _ = try await api.call(.put, "/v1/devices/\(token(7))", key: app.key, json: ["environment": "development"])
@@ -147,7 +147,7 @@ struct SendAPITests {
     func idempotency() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         try await test.run { api in
             let app = try await api.createApp(admin: admin)
             _ = try await api.call(.put, "/v1/devices/\(token(1))", key: app.key, json: ["environment": "development"])
@@ -177,7 +177,7 @@ struct SendAPITests {
     func expiryAndTokenFeedback() async throws {
         let test = try await TestServer.make()
         let admin = test.admin
-        let sandbox = try #require(test.server.sandbox)
+        let sandbox = test.sandbox
         let clock = test.clock
         try await test.run { api in
             let app = try await api.createApp(admin: admin)

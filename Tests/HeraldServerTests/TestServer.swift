@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HeraldCore
+import HeraldSandbox
 import HeraldStore
 import Hummingbird
 import HummingbirdTesting
@@ -14,21 +15,24 @@ struct TestServer {
     let server: HeraldServer
     let clock: ManualClock
     let admin: String
+    /// The sandbox apps without credentials send to, as `herald serve` runs one in its process.
+    let sandbox: Sandbox
 
-    static func make(sandbox: ServerConfiguration.SandboxRoute = .inProcess(adminPort: nil), bodyLimit: Int = 1 << 20, start: Date = Date()) async throws -> TestServer {
+    static func make(bodyLimit: Int = 1 << 20, start: Date = Date()) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path)
         let clock = ManualClock(start)
         var logger = Logger(label: "herald.test")
         logger.logLevel = .warning
+        let sandbox = try await Sandbox.startForAppServer(adminPort: nil, logger: logger)
         let configuration = ServerConfiguration(
-            port: 0, bodyLimit: bodyLimit, pollInterval: .milliseconds(20), sandbox: sandbox, schedulerInterval: .seconds(3600), waitTimeout: .seconds(20),
-            clock: clock, logger: logger
+            port: 0, bodyLimit: bodyLimit, pollInterval: .milliseconds(20), sandbox: .external(url: sandbox.url, certificate: sandbox.certificatePath),
+            schedulerInterval: .seconds(3600), waitTimeout: .seconds(20), clock: clock, logger: logger
         )
-        let server = try await HeraldServer.start(store: store, configuration: configuration)
+        let server = try await HeraldServer.start(store: store, configuration: configuration, closing: [{ try await sandbox.shutdown() }])
         let admin = try await server.bootstrapAdminKey()!
-        return TestServer(server: server, clock: clock, admin: admin)
+        return TestServer(server: server, clock: clock, admin: admin, sandbox: sandbox)
     }
 
     /// Runs `body` against the live server, then shuts everything down.

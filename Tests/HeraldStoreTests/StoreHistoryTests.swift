@@ -122,6 +122,8 @@ struct StoreHistoryTests {
             #expect(try await store.queueDepth() == 0)
             #expect(try await store.claim(owner: "n2", limit: 10, lease: 30, now: now.addingTimeInterval(60)).isEmpty)
             #expect(try await store.deliveries(notificationID: sent.id, after: nil, state: .cancelled, limit: 10).count == 4)
+            let other = try await store.enqueue(notification("a1", at: now), idempotentSince: now).notification
+            #expect(try await store.liveNotifications([sent.id, other.id, "gone"]) == [other.id])
         }
     }
 
@@ -164,10 +166,27 @@ struct StoreHistoryTests {
                 )
                 try await store.enqueueWebhookEvent(appID: id, body: "{}", now: now)
             }
+            try await store.insertKey(StoredAPIKey(id: "admin-1", appID: nil, secretHash: "ha1", createdAt: now))
+            try await store.insertKey(StoredAPIKey(id: "admin-2", appID: nil, secretHash: "ha2", createdAt: now))
+            #expect(try await store.deleteAdminKey(id: "k-a1") == .notFound)
+            #expect(try await store.deleteAdminKey(id: "admin-1") == .deleted)
+            #expect(try await store.deleteAdminKey(id: "admin-2") == .last)
+            #expect(try await store.key(secretHash: "ha2")?.isAdmin == true)
             #expect(try await store.deleteApp(id: "a1"))
             #expect(try await store.deleteApp(id: "a1") == false)
             #expect(try await store.app(id: "a1") == nil)
             #expect(try await store.key(secretHash: "h-a1") == nil)
+            #expect(try await store.schedules(appID: "a1").isEmpty)
+            // The rest goes in small batches: 2 deliveries, 1 notification, 1 tag, 2 devices.
+            var batches: [Int] = []
+            while batches.count < 20 {
+                let deleted = try await store.purgeDeletedApps(limit: 2)
+                if deleted == 0 { break }
+                batches.append(deleted)
+            }
+            #expect(batches.reduce(0, +) == 6)
+            #expect(batches.allSatisfy { $0 <= 2 })
+            #expect(try await store.purgeDeletedApps(limit: 100) == 0)
             #expect(try await store.devices(appID: "a1", matching: DeviceQuery()).isEmpty)
             #expect(try await store.notifications(appID: "a1", matching: NotificationQuery()).isEmpty)
             #expect(try await store.schedules(appID: "a1").isEmpty)
@@ -222,17 +241,19 @@ struct StoreHistoryTests {
             var deleted = 0
             var pages = 0
             repeat {
-                let step = try await store.capDeviceHistory(keep: 2, after: cursor, devices: 7)
+                // One row per transaction: the first page is gone over again while it gives a full batch.
+                let step = try await store.capDeviceHistory(keep: 1, after: cursor, devices: 7, limit: 1)
                 cursor = step.next
                 deleted += step.deleted
                 pages += 1
             } while cursor != nil && pages < 20
-            #expect(pages == 5)
-            // aa00 and aa01 had [queued, sent, sent, sent] (oldest first): the oldest sent goes.
-            #expect(deleted == 2)
+            // aa00 and aa01 had [queued, sent, sent, sent] (oldest first): the two oldest sent go,
+            // the queued one stays and is not counted among the newest.
+            #expect(deleted == 4)
+            #expect(pages == 9)
             let kept = try await store.deliveries(appID: "a1", token: "aa00", before: nil, limit: 10)
-            #expect(kept.count == 3)
-            #expect(kept.contains { $0.state == .queued })
+            #expect(kept.map(\.state) == [.sent, .queued])
+            #expect(try await store.capDeviceHistory(keep: 1, after: nil, devices: 100, limit: 100) == (nil, 0))
         }
     }
 }

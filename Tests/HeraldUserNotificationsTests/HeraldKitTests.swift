@@ -179,7 +179,7 @@ extension AppCodeTests {
 
             // What APNs (the sandbox) was given: ciphertext and the fallback, never the secret.
             let (status, received) = try await HTTP1Exchange.send(
-                method: .GET, host: "127.0.0.1", port: serve.server.sandbox!.adminPort!, path: "/devices/\(keyToken)/notifications", body: []
+                method: .GET, host: "127.0.0.1", port: serve.sandbox.adminPort!, path: "/devices/\(keyToken)/notifications", body: []
             )
             #expect(status == 200)
             let text = String(decoding: received, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSandbox
 import HeraldCore
 import HeraldHTTP1
 import HeraldServer
@@ -17,11 +18,14 @@ final class ServeFixture: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    var sandboxAdminURL: URL { URL(string: "http://127.0.0.1:\(server.sandbox!.adminPort!)")! }
+    /// The server's sandbox (as `herald serve` runs one in its process).
+    let sandbox: Sandbox
+    var sandboxAdminURL: URL { URL(string: "http://127.0.0.1:\(sandbox.adminPort!)")! }
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(server: HeraldServer, port: Int, appKey: String, folder: URL, group: ServiceGroup, running: Task<Void, any Error>) {
+    private init(server: HeraldServer, sandbox: Sandbox, port: Int, appKey: String, folder: URL, group: ServiceGroup, running: Task<Void, any Error>) {
         self.server = server
+        self.sandbox = sandbox
         self.group = group
         self.port = port
         self.appKey = appKey
@@ -33,12 +37,14 @@ final class ServeFixture: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-serve-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path)
-        var configuration = ServerConfiguration(port: 0, pollInterval: .milliseconds(20), sandbox: .inProcess(adminPort: 0))
+        var configuration = ServerConfiguration(port: 0, pollInterval: .milliseconds(20))
         configuration.logger.logLevel = .warning
-        let server = try await HeraldServer.start(store: store, configuration: configuration)
+        let sandbox = try await Sandbox.startForAppServer(adminPort: 0, logger: configuration.logger)
+        configuration.sandbox = .external(url: sandbox.url, certificate: sandbox.certificatePath)
+        let server = try await HeraldServer.start(store: store, configuration: configuration, closing: [{ try await sandbox.shutdown() }])
         guard let admin = try await server.bootstrapAdminKey() else { throw Failure("a fresh store already has an admin key") }
         let port = Mutex<Int?>(nil)
-        let group = ServiceGroup(services: [server.application { bound in port.withLock { $0 = bound } }], logger: configuration.logger)
+        let group = ServiceGroup(services: [try server.application { bound in port.withLock { $0 = bound } }], logger: configuration.logger)
         let running = Task { try await group.run() }
         let deadline = ContinuousClock.now + .seconds(10)
         while port.withLock({ $0 }) == nil {
@@ -53,7 +59,7 @@ final class ServeFixture: Sendable {
         guard status == 201 || status == 200, let key = try JSONParser().parse(answer)["apiKey"]?["secret"]?.stringValue else {
             throw Failure("creating the app answered \(status): \(String(decoding: answer, as: UTF8.self))")
         }
-        return ServeFixture(server: server, port: bound, appKey: key, folder: folder, group: group, running: running)
+        return ServeFixture(server: server, sandbox: sandbox, port: bound, appKey: key, folder: folder, group: group, running: running)
     }
 
     /// Calls the API with the app's key; returns the status and the JSON answer.

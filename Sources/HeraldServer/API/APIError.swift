@@ -12,6 +12,8 @@ public struct APIError: HTTPResponseError, Sendable {
     public let message: String
     /// Lint's findings, when the payload was refused.
     public var diagnostics: [DiagnosticView] = []
+    /// The request's id (`X-Request-Id`), to find its line in the server's log.
+    public var requestID: String?
 
     public init(_ status: HTTPResponse.Status, code: String, _ message: String) {
         self.status = status
@@ -32,13 +34,15 @@ public struct APIError: HTTPResponseError, Sendable {
             let code: String
             let message: String
             let diagnostics: [DiagnosticView]?
+            let requestId: String?
         }
         let error: Content
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = Body(error: .init(code: code, message: message, diagnostics: diagnostics.isEmpty ? nil : diagnostics))
+        let body = Body(error: .init(code: code, message: message, diagnostics: diagnostics.isEmpty ? nil : diagnostics, requestId: requestID))
         var response = try JSONBody.response(body, status: status)
+        if let requestID { response.headers[RequestLogMiddleware<BasicRequestContext>.requestIDField] = requestID }
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
     }

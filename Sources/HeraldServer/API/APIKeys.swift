@@ -32,6 +32,7 @@ struct APIKeys: Sendable {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
         let secret = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
         guard !secret.isEmpty, let key = try await store.key(secretHash: Self.hash(secret)) else { throw APIError.unauthorized }
+        RequestTrace.current?.appID = key.appID ?? "admin"
         return key
     }
 

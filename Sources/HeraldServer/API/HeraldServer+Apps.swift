@@ -116,12 +116,11 @@ extension HeraldServer {
     /// lock everyone out; `herald serve admin-key --rotate` recovers a lost one).
     func deleteAdminKey(_ request: Request, keyID: String) async throws -> Response {
         _ = try await keys.admin(request)
-        let admins = try await store.keys(appID: nil)
-        guard admins.contains(where: { $0.id == keyID }) else { throw APIError.notFound("no admin key '\(keyID)'") }
-        guard admins.count > 1 else {
-            throw APIError.conflict("'\(keyID)' is the last admin key; create another (POST /v1/admin/keys) before revoking it")
+        switch try await store.deleteAdminKey(id: keyID) {
+        case .notFound: throw APIError.notFound("no admin key '\(keyID)'")
+        case .last: throw APIError.conflict("'\(keyID)' is the last admin key; create another (POST /v1/admin/keys) before revoking it")
+        case .deleted: break
         }
-        _ = try await store.deleteKey(id: keyID, appID: nil)
         configuration.logger.notice("admin key revoked", metadata: ["key": "\(keyID)"])
         return Response(status: .noContent)
     }

@@ -43,9 +43,7 @@ extension HeraldServer {
         if let state = try text("state") {
             query.state = try DeviceState(rawValue: state).orThrow(.badRequest("state '\(state)' is not one of \(DeviceState.allowedValues)"))
         }
-        for name in parameters.map({ String($0.key) }) where !["user", "tag", "kind", "environment", "state", "limit", "cursor"].contains(name) {
-            throw APIError.badRequest("unknown parameter '\(name)'; allowed: user, tag, kind, environment, state, limit, cursor")
-        }
+        try Self.allowOnly(["user", "tag", "kind", "environment", "state", "limit", "cursor"], in: request)
         query.after = try PageCursor.from(request, list: "devices", parts: 1)?[0]
         let devices = try await store.devices(appID: appID, matching: query)
         let next = devices.count == query.limit ? devices.last.map { PageCursor(list: "devices", parts: [$0.token]).encoded } : nil
@@ -74,6 +72,7 @@ extension HeraldServer {
         for (index, item) in items.enumerated() {
             do {
                 try BulkDeviceInput.check(item)
+                guard index < decoded.count else { throw APIError.badRequest("this item could not be read") }
                 let input = try decoded[index].value.get()
                 let token = try DeviceInput.token(input.token)
                 if let first = firstIndex[token] { throw APIError.badRequest("token listed twice; item \(first) has it") }
@@ -107,6 +106,7 @@ extension HeraldServer {
     func deviceDeliveries(_ request: Request, token: String) async throws -> Response {
         let appID = try await keys.app(request)
         let token = try DeviceInput.token(token)
+        try Self.allowOnly(["limit", "cursor"], in: request)
         let limit = try Self.limit(request, default: 20, maximum: 500)
         let before = try PageCursor.from(request, list: "history", parts: 1).map { parts throws(APIError) in
             try Int64(parts[0]).orThrow(.badRequest("cursor is not one this server gave"))
@@ -115,6 +115,13 @@ extension HeraldServer {
         let deliveries = try await store.deliveries(appID: appID, token: token, before: before, limit: limit)
         let next = deliveries.count == limit ? deliveries.last.map { PageCursor(list: "history", parts: [String($0.id)]).encoded } : nil
         return try JSONBody.response(DeliveryPage(deliveries: deliveries.map(DeliveryView.init), nextCursor: next))
+    }
+
+    /// 400 for a query parameter the route does not take, naming the ones it does.
+    static func allowOnly(_ names: [String], in request: Request) throws(APIError) {
+        for (name, _) in request.uri.queryParameters where !names.contains(String(name)) {
+            throw .badRequest("unknown parameter '\(name)'; allowed: \(names.joined(separator: ", "))")
+        }
     }
 
     static func limit(_ request: Request, default value: Int, maximum: Int) throws -> Int {

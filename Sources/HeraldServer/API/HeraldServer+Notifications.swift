@@ -103,9 +103,7 @@ extension HeraldServer {
     func listNotifications(_ request: Request) async throws -> Response {
         let appID = try await keys.app(request)
         let parameters = request.uri.queryParameters
-        for name in parameters.map({ String($0.key) }) where !["since", "until", "status", "limit", "cursor"].contains(name) {
-            throw APIError.badRequest("unknown parameter '\(name)'; allowed: since, until, status, limit, cursor")
-        }
+        try Self.allowOnly(["since", "until", "status", "limit", "cursor"], in: request)
         func time(_ name: String) throws(APIError) -> Date? {
             guard let text = parameters[name[...]].map(String.init) else { return nil }
             guard let date = ISO8601DateFormatter().date(from: text) ?? ISO8601DateFormatter.withFractions.date(from: text) else {
@@ -135,6 +133,7 @@ extension HeraldServer {
     func notificationDeliveries(_ request: Request, id: String) async throws -> Response {
         let appID = try await keys.app(request)
         guard try await store.notification(appID: appID, id: id) != nil else { throw APIError.notFound("no notification '\(id)' in this app") }
+        try Self.allowOnly(["state", "limit", "cursor"], in: request)
         let limit = try Self.limit(request, default: 100, maximum: 1_000)
         let state = try request.uri.queryParameters["state"].map { text throws(APIError) in
             try DeliveryState(rawValue: String(text)).orThrow(.badRequest("state '\(text)' is not one of \(DeliveryState.allowedValues)"))
@@ -152,7 +151,7 @@ extension HeraldServer {
     func cancelNotification(_ request: Request, id: String) async throws -> Response {
         let appID = try await keys.app(request)
         guard let notification = try await store.notification(appID: appID, id: id) else { throw APIError.notFound("no notification '\(id)' in this app") }
-        if notification.cancelledAt == nil, try await store.counts(notificationID: id).queued == 0, notification.audienceSize > 0 {
+        if notification.cancelledAt == nil, try await store.counts(notificationID: id).queued == 0 {
             throw APIError.conflict("notification '\(id)' has finished going out: nothing is left to cancel")
         }
         guard let cancelled = try await store.cancel(appID: appID, notificationID: id, now: configuration.clock.now) else {

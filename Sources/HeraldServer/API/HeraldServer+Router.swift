@@ -5,8 +5,8 @@ import Hummingbird
 extension HeraldServer {
     /// Every route of the API. Calls under `/v1` answer 503 when the store does not answer in
     /// time (``withStoreDeadline(_:)``); operations endpoints answer from memory. `/openapi.json` describes the same list (a test keeps them in step).
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    func router() -> Router<HeraldRequestContext> {
+        let router = Router(context: HeraldRequestContext.self)
         let monitor = monitor
         router.add(middleware: RequestLogMiddleware(logger: configuration.logger, metrics: metrics) { monitor.noteFailure($0) })
 

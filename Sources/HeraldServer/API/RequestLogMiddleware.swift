@@ -3,6 +3,8 @@ import HeraldCore
 import Hummingbird
 import HeraldStore
 import Logging
+import HTTPTypes
+import NIOCore
 
 /// Logs each request (method, path with device tokens redacted, status, time) and counts it;
 /// unknown routes answer in the API's error format; a store that cannot be reached or cannot
@@ -13,15 +15,35 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Told when a request failed because the store is unavailable (for `/health`).
     let storeUnavailable: @Sendable (String) -> Void
 
+    static var requestIDField: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
+
+    /// Each request gets an id (the caller's `X-Request-Id`, or a new one), answered in the
+    /// same header and logged with the method, the path (tokens shortened), the status, the
+    /// time taken, the client's address and the app; never a key or a whole token.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let trace = RequestTrace(id: RequestTrace.id(given: request.headers[Self.requestIDField]))
+        do {
+            var response = try await RequestTrace.$current.withValue(trace) { try await answer(request, context: context, trace: trace, next: next) }
+            response.headers[Self.requestIDField] = trace.id
+            return response
+        } catch var error as APIError {
+            error.requestID = trace.id
+            throw error
+        }
+    }
+
+    private func answer(
+        _ request: Request, context: Context, trace: RequestTrace, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         var status = 500
         defer {
             metrics.recordRequest(method: request.method.rawValue, status: status)
             let elapsed = ContinuousClock.now - start
-            logger.info("\(request.method) \(Self.redacted(request.uri.path)) \(status)", metadata: [
-                "ms": "\(Int(elapsed.inMilliseconds))",
-            ])
+            var metadata: Logger.Metadata = ["request_id": "\(trace.id)", "ms": "\(Int(elapsed.inMilliseconds))"]
+            if let app = trace.appID { metadata["app"] = "\(app)" }
+            if let address = (context as? any RemoteAddressRequestContext)?.remoteAddress { metadata["client"] = "\(Self.describe(address))" }
+            logger.info("\(request.method) \(Self.redacted(request.uri.path)) \(status)", metadata: metadata)
         }
         do {
             let response = try await next(request, context)
@@ -38,15 +60,24 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(error.status, code: "http_\(error.status.code)", "\(error)")
         } catch where StoreError.isUnavailable(error) {
             status = 503
-            logger.warning("\(request.method) \(Self.redacted(request.uri.path)): the store is unavailable: \(error)")
+            logger.warning("\(request.method) \(Self.redacted(request.uri.path)): the store is unavailable: \(error)", metadata: ["request_id": "\(trace.id)"])
             storeUnavailable("\(error)")
             throw APIError(
                 .serviceUnavailable, code: "store_unavailable",
                 "the store cannot be reached or cannot write (see the server's log); try again later (GET /ready says why)"
             )
         } catch {
-            logger.error("\(request.method) \(Self.redacted(request.uri.path)) failed: \(error)")
+            logger.error("\(request.method) \(Self.redacted(request.uri.path)) failed: \(error)", metadata: ["request_id": "\(trace.id)"])
             throw APIError(.internalServerError, code: "internal", "the server could not complete the request; see its log")
+        }
+    }
+
+    /// An address as `ip:port` (`[ip]:port` for IPv6), or the socket path.
+    static func describe(_ address: SocketAddress) -> String {
+        switch address {
+        case .v4: "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+        case .v6: "[\(address.ipAddress ?? "?")]:\(address.port ?? 0)"
+        case .unixDomainSocket: address.pathname ?? "unix"
         }
     }
 

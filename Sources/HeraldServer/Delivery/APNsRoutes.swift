@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOPosix
 import HeraldAPNs
 import HeraldCore
 import HeraldStore
@@ -90,7 +91,8 @@ final class APNsRoutes: Sendable {
                 clients[key] = nil
             }
             guard let configuration = try configuration(app: app, environment: environment, credential: credential) else { return nil }
-            let client = try APNsClient(configuration: configuration)
+            // Every app's clients share the process's event loops (as the API and the store do).
+            let client = try APNsClient(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
             clients[key] = Entry(credential: credential, client: client)
             return client
         }

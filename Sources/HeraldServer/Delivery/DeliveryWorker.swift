@@ -338,7 +338,7 @@ final class DeliveryWorker: Service, Sendable {
                 let now = configuration.clock.now
                 let dropped = chunk.filter { cancelled.contains(group.items[$0].delivery.notificationID) }
                 for position in dropped { answered[position] = true }
-                recorder.add(dropped.map { DeliveryOutcome(id: group.items[$0].delivery.id, state: .cancelled, finishedAt: now) })
+                recorder.add(dropped.map { DeliveryOutcome(id: group.items[$0].delivery.id, state: .cancelled, finishedAt: now, attempted: false) })
                 chunk.removeAll { cancelled.contains(group.items[$0].delivery.notificationID) }
             }
             if let limit = group.app.rateLimit, !chunk.isEmpty {
@@ -386,17 +386,16 @@ final class DeliveryWorker: Service, Sendable {
         await apply(feedback, appID: group.app.id)
     }
 
-    /// Which of the items' notifications were cancelled, read from the store once per
-    /// notification (a batch is mostly one). A store that does not answer cancels nothing.
+    /// Which of the items' notifications were cancelled (or deleted), in one small query for
+    /// the chunk. A store that does not answer cancels nothing: the rows' outcomes are what
+    /// APNs says.
     private func cancelledNotifications(among items: ArraySlice<(delivery: ClaimedDelivery, notification: PushNotification, expiration: Expiration)>, appID: String) async -> Set<String> {
-        var checked: Set<String> = []
-        var cancelled: Set<String> = []
-        for item in items where checked.insert(item.delivery.notificationID).inserted {
-            if (try? await store.notification(appID: appID, id: item.delivery.notificationID))??.cancelledAt != nil {
-                cancelled.insert(item.delivery.notificationID)
-            }
+        var ids: [String] = []
+        for item in items where ids.last != item.delivery.notificationID && !ids.contains(item.delivery.notificationID) {
+            ids.append(item.delivery.notificationID)
         }
-        return cancelled
+        guard let live = try? await store.liveNotifications(ids) else { return [] }
+        return Set(ids).subtracting(live)
     }
 
     /// What an APNs result makes of a delivery: sent, failed for good, or queued again for a

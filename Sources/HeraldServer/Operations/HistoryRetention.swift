@@ -4,10 +4,11 @@ import HeraldStore
 import Logging
 import ServiceLifecycle
 
-/// Deletes delivery history the ``RetentionPolicy`` no longer keeps: old notifications with
-/// their deliveries every ``RetentionPolicy/interval``, and each device's deliveries beyond
-/// ``RetentionPolicy/perDevice`` every ``RetentionPolicy/deviceSweepInterval``, a small batch
-/// per transaction. A store that fails is tried again at the next interval.
+/// Deletes what is no longer kept, a small batch per transaction, every
+/// ``RetentionPolicy/interval``: what deleted apps left behind, notifications older than the
+/// ``RetentionPolicy`` allows with their deliveries, and (every
+/// ``RetentionPolicy/deviceSweepInterval``) each device's deliveries beyond
+/// ``RetentionPolicy/perDevice``. A store that fails is tried again at the next interval.
 final class HistoryRetention: Service, Sendable {
     private let store: any HeraldStore
     private let policy: RetentionPolicy
@@ -22,14 +23,14 @@ final class HistoryRetention: Service, Sendable {
     }
 
     func run() async throws {
-        guard policy.maximumAge != nil || policy.perDevice != nil else { return }
         var lastSweep: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.policy.interval) }
             guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
             do {
+                try await purgeDeletedApps()
                 try await purgeOld()
-                if lastSweep.map({ ContinuousClock.now - $0 >= policy.deviceSweepInterval }) ?? true {
+                if policy.perDevice != nil, lastSweep.map({ ContinuousClock.now - $0 >= policy.deviceSweepInterval }) ?? true {
                     lastSweep = .now
                     try await capDevices()
                 }
@@ -37,6 +38,20 @@ final class HistoryRetention: Service, Sendable {
                 logger.warning("retention: the store failed; trying again later", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Deletes what deleted apps left (devices, notifications, deliveries), a batch at a time.
+    @discardableResult
+    func purgeDeletedApps() async throws -> Int {
+        var total = 0
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let deleted = try await store.purgeDeletedApps(limit: policy.batch)
+            total += deleted
+            if deleted == 0 { break }
+            try await Task.sleep(for: policy.pause)
+        }
+        if total > 0 { logger.info("deleted apps' rows removed", metadata: ["rows": "\(total)"]) }
+        return total
     }
 
     /// Deletes history older than the policy's age, a batch at a time, until none is left.
@@ -64,7 +79,7 @@ final class HistoryRetention: Service, Sendable {
         var cursor: String?
         var total = 0
         repeat {
-            let step = try await store.capDeviceHistory(keep: keep, after: cursor, devices: policy.devicesPerSweepStep)
+            let step = try await store.capDeviceHistory(keep: keep, after: cursor, devices: max(1, policy.devicesPerSweepStep), limit: policy.batch)
             cursor = step.next
             total += step.deleted
             if cursor != nil { try await Task.sleep(for: policy.pause) }

@@ -1,12 +1,22 @@
+import CoreMetrics
 import Foundation
+import HeraldCore
+import Prometheus
 import Synchronization
 
-/// The server's counters, written in Prometheus' text format at `/metrics`: sends by status and
-/// reason, a delivery latency histogram, notifications accepted and HTTP requests, retries and
-/// the health of the store and of each route to APNs. Served from memory, never from the store.
+/// The server's metrics, kept through swift-metrics in this server's own Prometheus registry
+/// (no global metrics system is bootstrapped) and exported by swift-prometheus at `/metrics`:
+/// sends by status and reason, a delivery latency histogram, notifications accepted, API
+/// requests, retries, invalidated tokens, and at each scrape the store's health, the queue and
+/// the routes to APNs. Served from memory, never from the store.
+///
+/// Label values are bounded: a reason APNs does not document, an unknown method, or more than
+/// ``maximumLabelValues`` values of one label are counted under `other`.
 public final class ServerMetrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// Distinct values one label may take before the rest are `other`.
+    static let maximumLabelValues = 100
 
     /// One `herald_sends_total` series: an HTTP status (nil when no answer came) and a reason.
     struct SendKey: Hashable, Sendable {
@@ -20,105 +30,116 @@ public final class ServerMetrics: Sendable {
         var seconds: Double
     }
 
-    private struct State {
-        var sends: [SendKey: Int] = [:]
-        var latencyCounts = [Int](repeating: 0, count: ServerMetrics.latencyBuckets.count)
-        var latencySum = 0.0
-        var latencyCount = 0
-        var accepted = 0
-        var requests: [String: Int] = [:]  // "method|status"
-        var tokensInvalidated: [String: Int] = [:]
-        var retries: [String: Int] = [:]
+    /// The registry `/metrics` exports.
+    public let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let accepted: CoreMetrics.Counter
+    private let latency: CoreMetrics.Timer
+    private let sends = Mutex<[SendKey: CoreMetrics.Counter]>([:])
+    private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let labelValues = Mutex<[String: Set<String>]>([:])
+    private let reportedCircuits = Mutex<Set<[String]>>([])
+    private let sent = Atomic<Int>(0)
+
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["herald_delivery_latency_seconds"] = Self.latencyBuckets.map { .nanoseconds(Int64($0 * 1e9)) }
+        self.factory = factory
+        accepted = CoreMetrics.Counter(label: "herald_notifications_accepted_total", factory: factory)
+        latency = CoreMetrics.Timer(label: "herald_delivery_latency_seconds", factory: factory)
     }
 
-    private let state = Mutex(State())
-
-    public init() {}
-
     func recordSends(_ results: [Send]) {
-        state.withLock { state in
-            for result in results {
-                state.sends[result.key, default: 0] += 1
-                if let bucket = Self.latencyBuckets.firstIndex(where: { result.seconds <= $0 }) { state.latencyCounts[bucket] += 1 }
-                state.latencySum += result.seconds
-                state.latencyCount += 1
-            }
+        guard !results.isEmpty else { return }
+        var runs: [SendKey: Int] = [:]
+        for result in results {
+            runs[result.key, default: 0] += 1
+            latency.recordNanoseconds(Int64((result.seconds * 1e9).rounded()))
+        }
+        for (key, count) in runs { sendCounter(key).increment(by: count) }
+        sent.add(results.count, ordering: .relaxed)
+    }
+
+    private func sendCounter(_ key: SendKey) -> CoreMetrics.Counter {
+        sends.withLock { sends in
+            if let counter = sends[key] { return counter }
+            let reason = key.reason.map { APNsReason(rawValue: $0).isKnown || Self.transportReasons.contains($0) ? $0 : "other" } ?? ""
+            let status = key.status.map(String.init) ?? "none"
+            let counter = CoreMetrics.Counter(
+                label: "herald_sends_total",
+                dimensions: [("status", bounded("sends.status", status)), ("reason", bounded("sends.reason", reason))], factory: factory
+            )
+            sends[key] = counter
+            return counter
         }
     }
 
-    func recordAccepted() { state.withLock { $0.accepted += 1 } }
+    /// Reasons Herald gives to sends APNs did not answer.
+    static let transportReasons: Set<String> = [
+        "ConnectionFailed", "TLSFailure", "Timeout", "ConnectionLost", "NoCredentials", "AppOrNotificationDeleted", "Unknown", "TooManyRequests",
+    ]
 
-    func recordRequest(method: String, status: Int) { state.withLock { $0.requests["\(method)|\(status)", default: 0] += 1 } }
+    func recordAccepted() { accepted.increment() }
+
+    func recordRequest(method: String, status: Int) {
+        let known = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].contains(method) ? method : "other"
+        counter("herald_http_requests_total", [("method", known), ("status", bounded("requests.status", String(status)))]).increment()
+    }
 
     /// Deliveries put back in the queue for a later attempt, by reason.
     func recordRetries(reason: String, count: Int) {
         guard count > 0 else { return }
-        state.withLock { $0.retries[reason, default: 0] += count }
+        counter("herald_delivery_retries_total", [("reason", bounded("retries.reason", reason))]).increment(by: count)
     }
 
-    func recordInvalidated(reason: String) { state.withLock { $0.tokensInvalidated[reason, default: 0] += 1 } }
+    func recordInvalidated(reason: String) {
+        counter("herald_tokens_invalidated_total", [("reason", bounded("invalidated.reason", reason))]).increment()
+    }
 
     /// Sends counted so far (all statuses).
-    public var sendsTotal: Int { state.withLock { $0.sends.values.reduce(0, +) } }
+    public var sendsTotal: Int { sent.load(ordering: .relaxed) }
 
-    /// The exposition text. Everything in it is in memory: the queue depth is the health
-    /// monitor's last reading (absent while the store does not answer).
-    func render(queueDepth: Int?, storeUp: Bool, circuits: [(app: String, environment: String, open: Bool)], unrecorded: Int) -> String {
-        let state = state.withLock { $0 }
-        var lines: [String] = []
-        lines.append("# HELP herald_sends_total Notifications sent to APNs, by HTTP status and APNs reason.")
-        lines.append("# TYPE herald_sends_total counter")
-        let series = state.sends.map { (status: $0.key.status.map(String.init) ?? "none", reason: $0.key.reason ?? "", count: $0.value) }
-        for send in series.sorted(by: { ($0.status, $0.reason) < ($1.status, $1.reason) }) {
-            lines.append("herald_sends_total{status=\"\(send.status)\",reason=\"\(Self.escape(send.reason))\"} \(send.count)")
+    private func counter(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
+        let key = ([label] + dimensions.map { "\($0.0)=\($0.1)" }).joined(separator: "|")
+        return counters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
+            counters[key] = counter
+            return counter
         }
-        lines.append("# HELP herald_queue_depth Deliveries waiting in the queue.")
-        lines.append("# TYPE herald_queue_depth gauge")
-        if let queueDepth { lines.append("herald_queue_depth \(queueDepth)") }
-        lines.append("# HELP herald_store_up Whether the store answered the last health check.")
-        lines.append("# TYPE herald_store_up gauge")
-        lines.append("herald_store_up \(storeUp ? 1 : 0)")
-        lines.append("# HELP herald_outcomes_unrecorded Outcomes answered by APNs and not yet written to the store.")
-        lines.append("# TYPE herald_outcomes_unrecorded gauge")
-        lines.append("herald_outcomes_unrecorded \(unrecorded)")
-        lines.append("# HELP herald_delivery_retries_total Deliveries put back in the queue for a later attempt, by reason.")
-        lines.append("# TYPE herald_delivery_retries_total counter")
-        for (reason, count) in state.retries.sorted(by: { $0.key < $1.key }) {
-            lines.append("herald_delivery_retries_total{reason=\"\(Self.escape(reason))\"} \(count)")
-        }
-        lines.append("# HELP herald_apns_circuit_open Whether the circuit of a route to APNs is open (APNs unreachable), by app and environment.")
-        lines.append("# TYPE herald_apns_circuit_open gauge")
-        for circuit in circuits {
-            lines.append("herald_apns_circuit_open{app=\"\(Self.escape(circuit.app))\",environment=\"\(Self.escape(circuit.environment))\"} \(circuit.open ? 1 : 0)")
-        }
-        lines.append("# HELP herald_delivery_latency_seconds Time from the first attempt to APNs' last answer.")
-        lines.append("# TYPE herald_delivery_latency_seconds histogram")
-        var cumulative = 0
-        for (index, bound) in Self.latencyBuckets.enumerated() {
-            cumulative += state.latencyCounts[index]
-            lines.append("herald_delivery_latency_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
-        }
-        lines.append("herald_delivery_latency_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)")
-        lines.append("herald_delivery_latency_seconds_sum \(state.latencySum)")
-        lines.append("herald_delivery_latency_seconds_count \(state.latencyCount)")
-        lines.append("# HELP herald_notifications_accepted_total Notifications accepted by the API.")
-        lines.append("# TYPE herald_notifications_accepted_total counter")
-        lines.append("herald_notifications_accepted_total \(state.accepted)")
-        lines.append("# HELP herald_tokens_invalidated_total Device tokens deactivated or flagged after APNs' answer.")
-        lines.append("# TYPE herald_tokens_invalidated_total counter")
-        for (reason, count) in state.tokensInvalidated.sorted(by: { $0.key < $1.key }) {
-            lines.append("herald_tokens_invalidated_total{reason=\"\(Self.escape(reason))\"} \(count)")
-        }
-        lines.append("# HELP herald_http_requests_total API requests, by method and status.")
-        lines.append("# TYPE herald_http_requests_total counter")
-        for (key, count) in state.requests.sorted(by: { $0.key < $1.key }) {
-            let parts = key.split(separator: "|")
-            lines.append("herald_http_requests_total{method=\"\(parts[0])\",status=\"\(parts[1])\"} \(count)")
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    /// `value`, or `other` once the label has taken ``maximumLabelValues`` values.
+    private func bounded(_ label: String, _ value: String) -> String {
+        labelValues.withLock { seen in
+            if seen[label, default: []].contains(value) { return value }
+            guard seen[label, default: []].count < Self.maximumLabelValues else { return "other" }
+            seen[label, default: []].insert(value)
+            return value
+        }
+    }
+
+    /// The exposition text: the gauges of what the health monitor and the workers last saw
+    /// (the queue depth is absent while the store does not answer), then every series.
+    func render(queueDepth: Int?, storeUp: Bool, circuits: [(app: String, environment: String, open: Bool)], unrecorded: Int) -> String {
+        let depth = registry.makeGauge(name: "herald_queue_depth", help: "Deliveries waiting in the queue.")
+        if let queueDepth { depth.set(to: Double(queueDepth)) } else { registry.unregisterGauge(depth) }
+        registry.makeGauge(name: "herald_store_up", help: "Whether the store answered the last health check.").set(to: storeUp ? 1 : 0)
+        registry.makeGauge(name: "herald_outcomes_unrecorded", help: "Outcomes answered by APNs and not yet written to the store.")
+            .set(to: Double(unrecorded))
+        // A route that was unwell and is well again reads 0.
+        let current = Set(circuits.map { [$0.app, $0.environment] })
+        let reported = reportedCircuits.withLock { reported in
+            defer { reported.formUnion(current) }
+            return reported
+        }
+        for route in reported.union(current) {
+            let open = circuits.first { $0.app == route[0] && $0.environment == route[1] }?.open ?? false
+            registry.makeGauge(
+                name: "herald_apns_circuit_open", labels: [("app", route[0]), ("environment", route[1])],
+                help: "Whether the circuit of a route to APNs is open (APNs unreachable), by app and environment."
+            ).set(to: open ? 1 : 0)
+        }
+        return registry.emitToString()
     }
 }

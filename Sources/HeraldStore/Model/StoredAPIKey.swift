@@ -20,3 +20,11 @@ public struct StoredAPIKey: Sendable, Hashable, Codable {
     /// True for a key that administers every app.
     public var isAdmin: Bool { appID == nil }
 }
+
+/// What ``HeraldStore/deleteAdminKey(id:)`` did.
+public enum AdminKeyDeletion: Sendable, Hashable {
+    case deleted
+    case notFound
+    /// It is the last admin key: kept.
+    case last
+}

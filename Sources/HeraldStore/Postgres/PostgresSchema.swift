@@ -76,5 +76,7 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS health_checks (node TEXT PRIMARY KEY, checked_at DOUBLE PRECISION NOT NULL)",
         // Per-app rate limits shared by every node (see TokenBucket).
         "CREATE TABLE IF NOT EXISTS rate_buckets (app_id TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)",
+        // Apps deleted whose devices, notifications and deliveries are still being deleted.
+        "CREATE TABLE IF NOT EXISTS deleted_apps (id TEXT PRIMARY KEY, deleted_at DOUBLE PRECISION NOT NULL)",
     ]
 }

@@ -6,18 +6,22 @@ extension PostgresStore {
     public func devices(appID: String, matching query: DeviceQuery) async throws -> [StoredDevice] {
         let filter = DeviceQueryFilter(appID: appID, query: query) { "$\($0)" }
         return try await rows(
-            "SELECT \(SQLiteStore.deviceColumns) FROM devices d WHERE \(filter.condition) ORDER BY d.token LIMIT $\(filter.arguments.count + 1)",
+            "SELECT \(SQLiteStore.qualifiedDeviceColumns) FROM \(filter.source) WHERE \(filter.condition) ORDER BY \(filter.order) LIMIT $\(filter.arguments.count + 1)",
             filter.arguments.map { .text($0) } + [.int(Int64(query.limit))]
         ).map(Self.device(from:))
     }
 
-    /// A notification's status from its row (aliased `n`): the queued rows are read through
-    /// the queue's three partial indexes, once per statement.
+    /// The notifications with queued deliveries, read through the queue's three partial
+    /// indexes once per statement (its cost follows the queue's depth, not the history's size;
+    /// DISTINCT keeps the planner's estimate small enough to hash).
+    static let notificationsWithQueuedRows = """
+        SELECT DISTINCT notification_id FROM (SELECT notification_id FROM deliveries WHERE \(ready)
+            UNION ALL SELECT notification_id FROM deliveries WHERE \(due) UNION ALL SELECT notification_id FROM deliveries WHERE \(leased)) AS queued
+        """
+
+    /// A notification's status from its row (aliased `n`).
     static let notificationStatus = """
-        CASE WHEN n.cancelled_at IS NOT NULL THEN 'cancelled'
-             WHEN n.id IN (SELECT notification_id FROM deliveries WHERE \(ready) UNION ALL SELECT notification_id FROM deliveries WHERE \(due)
-                           UNION ALL SELECT notification_id FROM deliveries WHERE \(leased)) THEN 'sending'
-             ELSE 'finished' END
+        CASE WHEN n.cancelled_at IS NOT NULL THEN 'cancelled' WHEN n.id IN (\(notificationsWithQueuedRows)) THEN 'sending' ELSE 'finished' END
         """
 
     public func notifications(appID: String, matching query: NotificationQuery) async throws -> [NotificationEntry] {
@@ -89,7 +93,10 @@ extension PostgresStore {
             var deleted = 0
             // Oldest first; a notification with deliveries still queued is kept (and passed over).
             let old = try await connection.query(
-                .sql("SELECT id FROM notifications WHERE created_at < $1 ORDER BY created_at LIMIT 20", [.double(cutoff.timeIntervalSince1970)]),
+                .sql(
+                    "SELECT id FROM notifications WHERE created_at < $1 AND id NOT IN (\(Self.notificationsWithQueuedRows)) ORDER BY created_at LIMIT 20",
+                    [.double(cutoff.timeIntervalSince1970)]
+                ),
                 logger: logger
             ).collect().map { try $0.decode(String.self) }
             for id in old where deleted < limit {
@@ -113,7 +120,7 @@ extension PostgresStore {
         }
     }
 
-    public func capDeviceHistory(keep: Int, after cursor: String?, devices: Int) async throws -> (next: String?, deleted: Int) {
+    public func capDeviceHistory(keep: Int, after cursor: String?, devices: Int, limit: Int) async throws -> (next: String?, deleted: Int) {
         // The cursor is the last device's app id and token.
         let start = cursor.map { $0.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init) } ?? ["", ""]
         guard start.count == 2 else { return (nil, 0) }
@@ -123,28 +130,43 @@ extension PostgresStore {
             let page = try await connection.query(
                 .sql(
                     "SELECT app_id, token FROM devices WHERE (app_id, token) > ($1, $2) ORDER BY app_id, token LIMIT $3",
-                    [.text(start[0]), .text(start[1]), .int(Int64(devices))]
+                    [.text(start[0]), .text(start[1]), .int(Int64(max(1, devices)))]
                 ), logger: logger
             ).collect().map { try $0.decode((String, String).self) }
             // The last page reaches past the last device: rows of devices no longer registered too.
-            let end = page.count == devices ? page.last : nil
+            let end = page.count == max(1, devices) ? page.last : nil
             let deleted = try await connection.query(.sql(
-            """
-            DELETE FROM deliveries WHERE id IN (
-                SELECT id FROM (
-                    SELECT id, state, row_number() OVER (PARTITION BY app_id, token ORDER BY id DESC) AS newest FROM deliveries
-                    WHERE (app_id, token) > ($1, $2) AND ($3::text IS NULL OR (app_id, token) <= ($3, $4))) AS history
-                WHERE newest > $5 AND state <> 'queued')
-            RETURNING 1
-            """,
-            [.text(start[0]), .text(start[1]), .text(end?.0), .text(end?.1), .int(Int64(keep))]
+                """
+                DELETE FROM deliveries WHERE id IN (
+                    SELECT id FROM (
+                        SELECT id, row_number() OVER (PARTITION BY app_id, token ORDER BY id DESC) AS newest FROM deliveries
+                        WHERE (app_id, token) > ($1, $2) AND ($3::text IS NULL OR (app_id, token) <= ($3, $4)) AND state <> 'queued') AS history
+                    WHERE newest > $5 LIMIT $6)
+                RETURNING 1
+                """,
+                [.text(start[0]), .text(start[1]), .text(end?.0), .text(end?.1), .int(Int64(keep)), .int(Int64(limit))]
             ), logger: logger).collect().count
+            // A full batch may have left more in this range: the next call goes over it again.
+            if deleted >= limit { return (start[0] + "\u{1F}" + start[1], deleted) }
             return (end.map { $0.0 + "\u{1F}" + $0.1 }, deleted)
         }
     }
 
+    public func liveNotifications(_ ids: [String]) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ids)
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: "SELECT id FROM notifications WHERE id = ANY($1::text[]) AND cancelled_at IS NULL", binds: bindings), logger: logger
+        )
+        var live: Set<String> = []
+        for try await id in rows.decode(String.self) { live.insert(id) }
+        return live
+    }
+
     /// Takes the retention lock for the transaction, if no other node holds it.
     private static func holdsRetentionLock(_ connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await connection.query("SELECT pg_try_advisory_xact_lock(7461002)", logger: logger).collect().first?.decode(Bool.self) ?? false
+        // Per schema: deployments in other schemas of the same database trim their own history.
+        try await connection.query("SELECT pg_try_advisory_xact_lock(7461002, hashtext(current_schema()))", logger: logger).collect().first?.decode(Bool.self) ?? false
     }
 }

@@ -162,12 +162,50 @@ public final class PostgresStore: HeraldStore {
         return try await client.withTransaction(logger: logger) { connection in
             let found = try await connection.query(.sql("SELECT 1 FROM apps WHERE id = $1 FOR UPDATE", [.text(id)]), logger: logger).collect()
             guard !found.isEmpty else { return false }
-            // Rows in flight on another node are deleted too: its outcome then changes nothing.
-            for table in ["deliveries", "notifications", "device_tags", "devices", "api_keys", "schedules", "webhook_events", "rate_buckets"] {
+            for table in ["api_keys", "schedules", "webhook_events", "rate_buckets"] {
                 try await connection.query(.sql("DELETE FROM \(table) WHERE app_id = $1", [.text(id)]), logger: logger)
             }
             try await connection.query(.sql("DELETE FROM apps WHERE id = $1", [.text(id)]), logger: logger)
+            // What is left of it is deleted in the background, a batch at a time.
+            try await connection.query(
+                .sql(
+                    "INSERT INTO deleted_apps (id, deleted_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                    [.text(id), .double(Date().timeIntervalSince1970)]
+                ), logger: logger
+            )
             return true
+        }
+    }
+
+    public func purgeDeletedApps(limit: Int) async throws -> Int {
+        var deleted = 0
+        for app in try await rows("SELECT id FROM deleted_apps ORDER BY deleted_at LIMIT 10").map({ try $0.decode(String.self) }) where deleted < limit {
+            var ofThisApp = 0
+            // Each through its index on app_id; queued deliveries too (a node that claimed one
+            // finds no app and records it as failed; its write then changes nothing).
+            for (table, key) in [("deliveries", "id"), ("notifications", "id"), ("device_tags", "ctid"), ("devices", "ctid")] where deleted < limit {
+                let count = try await changes(
+                    "DELETE FROM \(table) WHERE \(key) IN (SELECT \(key) FROM \(table) WHERE app_id = $1 LIMIT $2) RETURNING 1",
+                    [.text(app), .int(Int64(limit - deleted))]
+                )
+                deleted += count
+                ofThisApp += count
+            }
+            if ofThisApp == 0 { _ = try await rows("DELETE FROM deleted_apps WHERE id = $1", [.text(app)]) }
+        }
+        return deleted
+    }
+
+    public func deleteAdminKey(id: String) async throws -> AdminKeyDeletion {
+        let logger = logger
+        return try await client.withTransaction(logger: logger) { connection in
+            // The admin keys are locked, so two revocations at once are counted one after the other.
+            let admins = try await connection.query("SELECT id FROM api_keys WHERE app_id IS NULL ORDER BY id FOR UPDATE", logger: logger)
+                .collect().map { try $0.decode(String.self) }
+            guard admins.contains(id) else { return .notFound }
+            guard admins.count > 1 else { return .last }
+            try await connection.query(.sql("DELETE FROM api_keys WHERE id = $1 AND app_id IS NULL", [.text(id)]), logger: logger)
+            return .deleted
         }
     }
 

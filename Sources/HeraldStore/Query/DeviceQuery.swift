@@ -34,8 +34,13 @@ public struct DeviceQuery: Sendable, Hashable {
 /// A ``DeviceQuery`` as a SQL condition on `devices d`, for both backends (like
 /// ``AudienceFilter``, only the placeholders differ).
 struct DeviceQueryFilter {
+    /// What to select from: `devices d`, or with a tag the tag's rows joined to their devices
+    /// (read in token order from the tags' primary key, not by walking every device).
+    var source = "devices d"
     /// The condition, without `WHERE`.
     var condition: String
+    /// The order of a page.
+    var order = "d.token"
     /// The values of its placeholders, in order.
     var arguments: [String]
 
@@ -51,13 +56,17 @@ struct DeviceQueryFilter {
             parts.append(tokens.isEmpty ? "1 = 0" : "d.token IN (\(tokens.map(bind).joined(separator: ", ")))")
         }
         if let user = query.userID { parts.append("d.user_id = \(bind(user))") }
+        var tokenColumn = "d.token"
         if let tag = query.tag {
-            parts.append("EXISTS (SELECT 1 FROM device_tags t WHERE t.app_id = d.app_id AND t.token = d.token AND t.tag = \(bind(tag)))")
+            source = "device_tags t JOIN devices d ON d.app_id = t.app_id AND d.token = t.token"
+            parts.append("t.app_id = \(bind(appID)) AND t.tag = \(bind(tag))")
+            tokenColumn = "t.token"
+            order = "t.token"
         }
         if let kind = query.kind { parts.append("d.kind = \(bind(kind.rawValue))") }
         if let environment = query.environment { parts.append("d.environment = \(bind(environment.rawValue))") }
         if let state = query.state { parts.append("d.state = \(bind(state.rawValue))") }
-        if let after = query.after { parts.append("d.token > \(bind(after))") }
+        if let after = query.after { parts.append("\(tokenColumn) > \(bind(after))") }
         condition = parts.joined(separator: " AND ")
         self.arguments = arguments
     }

@@ -13,7 +13,8 @@ enum SQLiteSchema {
     /// notification's id and the app and token, in the row and in two indexes; version 2 had no
     /// `retry_at` (when a delivery that failed for a passing reason is due again) nor the
     /// webhook outbox; version 3 had no `encryption_key` for devices; version 4 had no
-    /// `cancelled_at` for notifications nor their time indexes (lists and retention).
+    /// `cancelled_at` for notifications nor their time indexes (lists and retention), nor
+    /// `deleted_apps`.
     static let version = 5
 
     static let statements = [
@@ -69,6 +70,8 @@ enum SQLiteSchema {
         "CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (next_attempt_at)",
         // Each node's last health check: a write, so a full disk shows in /health.
         "CREATE TABLE IF NOT EXISTS health_checks (node TEXT PRIMARY KEY, checked_at REAL NOT NULL)",
+        // Apps deleted whose devices, notifications and deliveries are still being deleted.
+        "CREATE TABLE IF NOT EXISTS deleted_apps (id TEXT PRIMARY KEY, deleted_at REAL NOT NULL)",
     ]
 
     /// Brings the file to the current layout (in the caller's transaction): creates what is

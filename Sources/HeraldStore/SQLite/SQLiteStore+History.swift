@@ -7,17 +7,20 @@ extension SQLiteStore {
         let filter = DeviceQueryFilter(appID: appID, query: query) { _ in "?" }
         return try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.deviceColumns) FROM devices d WHERE \(filter.condition) ORDER BY d.token LIMIT ?",
+                db, sql: "SELECT \(Self.qualifiedDeviceColumns) FROM \(filter.source) WHERE \(filter.condition) ORDER BY \(filter.order) LIMIT ?",
                 arguments: StatementArguments(filter.arguments) + [query.limit]
             ).map(Self.device(from:))
         }
     }
 
-    /// A notification's status from its row (aliased `n`): the queued rows are read through
-    /// their partial index once per statement.
+    /// The notifications with queued deliveries: read through the queue's partial index, once
+    /// per statement (its cost follows the queue's depth, not the history's size).
+    static let notificationsWithQueuedRows = "SELECT DISTINCT notification FROM deliveries WHERE state = 'queued'"
+
+    /// A notification's status from its row (aliased `n`).
     static let notificationStatus = """
         CASE WHEN n.cancelled_at IS NOT NULL THEN 'cancelled'
-             WHEN n.fanout_after IS NOT NULL OR n.seq IN (SELECT notification FROM deliveries WHERE state = 'queued') THEN 'sending'
+             WHEN n.fanout_after IS NOT NULL OR n.seq IN (\(notificationsWithQueuedRows)) THEN 'sending'
              ELSE 'finished' END
         """
 
@@ -33,7 +36,8 @@ extension SQLiteStore {
             arguments += [until.timeIntervalSince1970]
         }
         if let after = query.after {
-            conditions.append("(n.created_at < ? OR (n.created_at = ? AND n.id < ?))")
+            // The first condition lets the index seek to the page's start.
+            conditions.append("n.created_at <= ? AND (n.created_at < ? OR n.id < ?)")
             arguments += [after.createdAt.timeIntervalSince1970, after.createdAt.timeIntervalSince1970, after.id]
         }
         if let status = query.status {
@@ -88,7 +92,11 @@ extension SQLiteStore {
             var deleted = 0
             // Oldest first; a notification with deliveries still queued is kept (and passed over).
             let old = try Int64.fetchAll(
-                db, sql: "SELECT seq FROM notifications WHERE created_at < ? AND fanout_after IS NULL ORDER BY created_at LIMIT 20",
+                db,
+                sql: """
+                    SELECT seq FROM notifications WHERE created_at < ? AND fanout_after IS NULL AND seq NOT IN (\(Self.notificationsWithQueuedRows))
+                    ORDER BY created_at LIMIT 20
+                    """,
                 arguments: [cutoff.timeIntervalSince1970]
             )
             for seq in old where deleted < limit {
@@ -106,23 +114,36 @@ extension SQLiteStore {
         }
     }
 
-    public func capDeviceHistory(keep: Int, after cursor: String?, devices: Int) async throws -> (next: String?, deleted: Int) {
+    public func capDeviceHistory(keep: Int, after cursor: String?, devices: Int, limit: Int) async throws -> (next: String?, deleted: Int) {
         let start = cursor.flatMap { Int64($0) } ?? 0
         return try await pool.write { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id > ? ORDER BY id LIMIT ?", arguments: [start, devices])
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id > ? ORDER BY id LIMIT ?", arguments: [start, max(1, devices)])
             // The last page reaches past the last device: rows of devices no longer listed too.
-            let end = ids.count == devices ? ids.last! : Int64.max
+            let end = ids.count == max(1, devices) ? ids.last ?? Int64.max : Int64.max
             try db.execute(
                 sql: """
                     DELETE FROM deliveries WHERE id IN (
                         SELECT id FROM (
-                            SELECT id, state, ROW_NUMBER() OVER (PARTITION BY device ORDER BY id DESC) AS newest
-                            FROM deliveries WHERE device > ? AND device <= ?)
-                        WHERE newest > ? AND state <> 'queued')
+                            SELECT id, ROW_NUMBER() OVER (PARTITION BY device ORDER BY id DESC) AS newest
+                            FROM deliveries WHERE device > ? AND device <= ? AND state <> 'queued')
+                        WHERE newest > ? LIMIT ?)
                     """,
-                arguments: [start, end, keep]
+                arguments: [start, end, keep, limit]
             )
-            return (end == Int64.max ? nil : String(end), db.changesCount)
+            let deleted = db.changesCount
+            // A full batch may have left more in this range: the next call goes over it again.
+            if deleted >= limit { return (String(start), deleted) }
+            return (end == Int64.max ? nil : String(end), deleted)
+        }
+    }
+
+    public func liveNotifications(_ ids: [String]) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try await pool.read { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            return Set(try String.fetchAll(
+                db, sql: "SELECT id FROM notifications WHERE id IN (\(marks)) AND cancelled_at IS NULL", arguments: StatementArguments(ids)
+            ))
         }
     }
 }

@@ -235,8 +235,8 @@ extension SQLiteStore {
                         try run.execute(arguments: [first.status, finished.timeIntervalSince1970, claims[start], first.id, sorted[end - 1].id])
                     } else {
                         try one.execute(arguments: [
-                            first.state.rawValue, first.status, first.reason, first.apnsID, first.finishedAt.timeIntervalSince1970, claims[start],
-                            first.id,
+                            first.state.rawValue, first.status, first.reason, first.apnsID, first.finishedAt.timeIntervalSince1970,
+                            claims[start] - (first.attempted ? 0 : 1), first.id,
                         ])
                     }
                     start = end

@@ -90,20 +90,49 @@ public final class SQLiteStore: HeraldStore {
     public func deleteApp(id: String) async throws -> Bool {
         try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?)", arguments: [id]) == true else { return false }
-            let queued = try Int64.fetchAll(
-                db,
-                sql: "SELECT q.id FROM deliveries q JOIN notifications n ON n.seq = q.notification WHERE n.app_id = ? AND q.state = 'queued'",
-                arguments: [id]
-            )
-            try db.execute(sql: "DELETE FROM deliveries WHERE notification IN (SELECT seq FROM notifications WHERE app_id = ?)", arguments: [id])
-            try db.execute(sql: "DELETE FROM deliveries WHERE device IN (SELECT id FROM devices WHERE app_id = ?)", arguments: [id])
-            for table in ["notifications", "device_tags", "devices", "api_keys", "schedules", "webhook_events"] {
+            for table in ["api_keys", "schedules", "webhook_events"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE app_id = ?", arguments: [id])
             }
             try db.execute(sql: "DELETE FROM apps WHERE id = ?", arguments: [id])
-            self.leases.withLock { $0.drop(queued) }
+            // What is left of it is deleted in the background, a batch at a time.
+            try db.execute(sql: "INSERT OR REPLACE INTO deleted_apps (id, deleted_at) VALUES (?, ?)", arguments: [id, Date().timeIntervalSince1970])
             self.buckets.withLock { _ = $0.removeValue(forKey: id) }
             return true
+        }
+    }
+
+    public func purgeDeletedApps(limit: Int) async throws -> Int {
+        try await pool.write { db in
+            var deleted = 0
+            for app in try String.fetchAll(db, sql: "SELECT id FROM deleted_apps ORDER BY deleted_at LIMIT 10") where deleted < limit {
+                var ofThisApp = 0
+                // Deliveries (queued ones too: a worker that claimed one finds no app and records
+                // it as failed), through the app's notifications and devices; then the rest.
+                for statement in [
+                    "DELETE FROM deliveries WHERE id IN (SELECT q.id FROM notifications n JOIN deliveries q ON q.notification = n.seq WHERE n.app_id = ? LIMIT ?)",
+                    "DELETE FROM deliveries WHERE id IN (SELECT q.id FROM devices d JOIN deliveries q ON q.device = d.id WHERE d.app_id = ? LIMIT ?)",
+                    "DELETE FROM notifications WHERE seq IN (SELECT seq FROM notifications WHERE app_id = ? LIMIT ?)",
+                    "DELETE FROM device_tags WHERE rowid IN (SELECT rowid FROM device_tags WHERE app_id = ? LIMIT ?)",
+                    "DELETE FROM devices WHERE id IN (SELECT id FROM devices WHERE app_id = ? LIMIT ?)",
+                ] where deleted < limit {
+                    try db.execute(sql: statement, arguments: [app, limit - deleted])
+                    deleted += db.changesCount
+                    ofThisApp += db.changesCount
+                }
+                if ofThisApp == 0 { try db.execute(sql: "DELETE FROM deleted_apps WHERE id = ?", arguments: [app]) }
+            }
+            return deleted
+        }
+    }
+
+    public func deleteAdminKey(id: String) async throws -> AdminKeyDeletion {
+        try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM api_keys WHERE id = ? AND app_id IS NULL)", arguments: [id]) == true else {
+                return .notFound
+            }
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_keys WHERE app_id IS NULL") ?? 0 > 1 else { return .last }
+            try db.execute(sql: "DELETE FROM api_keys WHERE id = ? AND app_id IS NULL", arguments: [id])
+            return .deleted
         }
     }
 
@@ -146,6 +175,9 @@ public final class SQLiteStore: HeraldStore {
 
     static let deviceColumns =
         "app_id, token, environment, kind, user_id, tags, locale, time_zone, app_version, registered_at, state, state_reason, state_changed_at, encryption_key"
+
+    /// ``deviceColumns`` of the table aliased `d`.
+    static let qualifiedDeviceColumns = deviceColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 
     public func upsertDevices(_ devices: [StoredDevice]) async throws -> [StoredDevice] {
         let stored = devices.map { device in

@@ -109,7 +109,7 @@ struct ServeBenchCommand: AsyncParsableCommand {
         let server = try await HeraldServer.start(store: store, configuration: configuration)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [server.application { port in portContinuation.yield(port) }], logger: logger
+            services: [try server.application { port in portContinuation.yield(port) }], logger: logger
         ))
         let serving = Task { try await services.run() }
         defer { serving.cancel() }

@@ -22,6 +22,8 @@ struct DeviceFileReader {
     let format: Format
     private let handle: FileHandle
     private var pending: [UInt8] = []
+    /// Where the next line starts in `pending`.
+    private var offset = 0
     private var finished = false
     private(set) var line = 0
     /// Bytes read so far, for progress.
@@ -65,21 +67,20 @@ struct DeviceFileReader {
 
     private mutating func nextLine() -> String? {
         while true {
-            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                var lineBytes = pending[..<end]
+            if let end = pending[offset...].firstIndex(of: UInt8(ascii: "\n")) {
+                var lineBytes = pending[offset..<end]
                 if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
-                let text = String(decoding: lineBytes, as: UTF8.self)
-                pending.removeSubrange(...end)
-                line += 1
-                return text
+                offset = end + 1
+                return finish(lineBytes)
             }
             if finished {
-                guard !pending.isEmpty else { return nil }
-                let text = String(decoding: pending, as: UTF8.self)
-                pending = []
-                line += 1
-                return text
+                guard offset < pending.count else { return nil }
+                let rest = pending[offset...]
+                offset = pending.count
+                return finish(rest)
             }
+            pending.removeSubrange(..<offset)
+            offset = 0
             let chunk = (try? handle.read(upToCount: 1 << 20)) ?? nil
             if let chunk, !chunk.isEmpty {
                 pending += chunk
@@ -88,6 +89,14 @@ struct DeviceFileReader {
                 finished = true
             }
         }
+    }
+
+    /// A line's text; the first loses a UTF-8 byte order mark (spreadsheets write one).
+    private mutating func finish(_ bytes: ArraySlice<UInt8>) -> String {
+        line += 1
+        var bytes = bytes
+        if line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A CSV line's cells: commas separate, double quotes enclose (`""` is a quote).

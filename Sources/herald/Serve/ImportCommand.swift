@@ -102,7 +102,8 @@ struct ImportCommand: AsyncParsableCommand {
                 if status == 200, let decoded = try? JSONDecoder().decode(ImportAnswer.self, from: Data(answer)) { return decoded }
                 let message = String(decoding: answer.prefix(500), as: UTF8.self)
                 guard status >= 500 || status == 429 else {
-                    throw CommandError("the server refused the batch starting at line \(firstLine): HTTP \(status) \(message)")
+                    let hint = status == 413 ? "; give a smaller --batch" : ""
+                    throw CommandError("the server refused the batch starting at line \(firstLine): HTTP \(status) \(message)\(hint); lines before it are stored, go on with --from-line \(firstLine)")
                 }
                 problem = "HTTP \(status) \(message)"
             } catch let error as CommandError {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldSandbox
 import HeraldServer
 import HeraldStore
 import Logging
@@ -21,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         subcommands: [AdminKeyCommand.self, ImportCommand.self]
     )
 
-    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
+    @Option(help: "Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 or :: listens on every interface: put TLS in front or give --tls-cert).") var host: String?
     @Option(help: "Port to listen on (default 8080; 0 picks one).") var port: Int?
     @Option(help: "SQLite database file (default ./herald.sqlite).") var database: String?
     @Option(help: "PostgreSQL URL (postgres://user:password@host:port/db) instead of SQLite, to run several nodes.") var postgres: String?
@@ -36,8 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Deliveries sent and not yet recorded at most, so at most sent twice after a crash (default APNs connections × streams, 400).") var sendWindow: Int?
     @Option(help: "This node's name in queue leases (default host-pid-random).") var nodeID: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
+    @Option(help: "text or json (one JSON object per line, with request_id, app and client on request lines).") var logFormat: String?
     @Option(help: "Days delivery history is kept (default 30; 0 keeps it for ever).") var retentionDays: Int?
     @Option(help: "Finished deliveries kept per device, newest first (default 100; 0: no cap).") var deviceHistory: Int?
+    @Option(help: "PEM certificate chain: serve the API over HTTPS (HTTP/2 through ALPN).") var tlsCert: String?
+    @Option(help: "PEM private key of --tls-cert.") var tlsKey: String?
     @Option(help: "JSON file with settings.") var config: String?
 
     func run() async throws {
@@ -54,9 +58,15 @@ struct ServeCommand: AsyncParsableCommand {
         settings = settings.overridden(by: ServeSettings(
             host: host, port: port, database: database, postgres: postgres, sandboxAdminPort: sandboxAdminPort, apnsURL: apnsURL, apnsCA: apnsCA,
             noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel,
-            startupTimeout: startupTimeout, sendWindow: sendWindow, retentionDays: retentionDays, deviceHistory: deviceHistory
+            startupTimeout: startupTimeout, sendWindow: sendWindow, retentionDays: retentionDays, deviceHistory: deviceHistory,
+            tlsCert: tlsCert, tlsKey: tlsKey, logFormat: logFormat
         ))
-        var logger = Logger(label: "herald.serve")
+        var logger: Logger
+        switch settings.logFormat ?? "text" {
+        case "text": logger = Logger(label: "herald.serve")
+        case "json": logger = Logger(label: "herald.serve") { JSONLogHandler(label: $0) }
+        case let other: throw CommandError("log format must be text or json; got '\(other)'")
+        }
         let levelName = settings.logLevel ?? "info"
         guard let level = Logger.Level(rawValue: levelName) else {
             throw CommandError("log level '\(levelName)' is not one of trace, debug, info, notice, warning, error, critical")
@@ -71,26 +81,46 @@ struct ServeCommand: AsyncParsableCommand {
         if let window = settings.sendWindow, window < 1 { throw CommandError("send window must be at least 1 delivery") }
         if let days = settings.retentionDays, !(0...36_500).contains(days) { throw CommandError("retention days must be 0 (keep for ever) to 36500") }
         if let kept = settings.deviceHistory, kept < 0 { throw CommandError("device history must be 0 (no cap) or more") }
+        guard (settings.tlsCert == nil) == (settings.tlsKey == nil) else { throw CommandError("--tls-cert and --tls-key go together") }
 
         let sandbox: ServerConfiguration.SandboxRoute =
-            if settings.noSandbox == true { .none } else if let url = settings.apnsURL { .external(url: url, certificate: settings.apnsCA) } else {
-                .inProcess(adminPort: settings.sandboxAdminPort)
-            }
+            if settings.noSandbox == true { .none } else if let url = settings.apnsURL { .external(url: url, certificate: settings.apnsCA) } else { .none }
         var settingUp = ServerConfiguration(
             host: settings.host ?? "127.0.0.1", port: port, nodeID: settings.nodeID ?? ServerConfiguration.defaultNodeID(),
             workers: settings.workers ?? 4, batchSize: settings.batchSize ?? 1000, lease: settings.lease ?? 10,
             startupTimeout: .milliseconds(Int((settings.startupTimeout ?? 60) * 1000)), sandbox: sandbox, logger: logger
         )
         settingUp.sendWindow = settings.sendWindow
+        if let certificate = settings.tlsCert, let key = settings.tlsKey { settingUp.tls = .init(certificate: certificate, key: key) }
         let days = settings.retentionDays ?? 30
         let kept = settings.deviceHistory ?? 100
         settingUp.retention = RetentionPolicy(maximumAge: days == 0 ? nil : Double(days) * 86_400, perDevice: kept == 0 ? nil : kept)
         let configuration = settingUp
+        if let files = configuration.tls {
+            do { _ = try HeraldServer.tlsConfiguration(files) } catch { throw CommandError("\(error)") }
+        } else if !["127.0.0.1", "::1", "localhost"].contains(configuration.host) {
+            logger.warning("listening beyond this machine without TLS: API keys travel in the clear; give --tls-cert/--tls-key or put a TLS reverse proxy in front")
+        }
         let (store, storeName) = try settings.openStore(logger: logger)
+        // Apps without Apple credentials send to a HeraldSandbox in this process, unless told
+        // otherwise; the server closes it when it closes.
+        var inProcess: Sandbox?
+        var serving = configuration
+        if settings.noSandbox != true && settings.apnsURL == nil {
+            do {
+                let started = try await Sandbox.startForAppServer(adminPort: settings.sandboxAdminPort, logger: logger)
+                inProcess = started
+                serving.sandbox = .external(url: started.url, certificate: started.certificatePath)
+            } catch {
+                try? await store.close()
+                throw CommandError("cannot start the in-process sandbox: \(error)")
+            }
+        }
         let server: HeraldServer
         do {
-            server = try await HeraldServer.start(store: store, configuration: configuration)
+            server = try await HeraldServer.start(store: store, configuration: serving, closing: inProcess.map { sandbox in [{ try await sandbox.shutdown() }] } ?? [])
         } catch {
+            try? await inProcess?.shutdown()
             try? await store.close()
             throw CommandError("cannot start: \(error)")
         }
@@ -98,11 +128,11 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("Admin key (shown once; keep it): \(secret)\n".utf8))
         }
         let sandboxLine: String =
-            if let sandbox = server.sandbox {
+            if let sandbox = inProcess {
                 "in-process sandbox on 127.0.0.1:\(sandbox.port)" + (sandbox.adminPort.map { ", its admin API on http://127.0.0.1:\($0)" } ?? "")
             } else { settings.apnsURL.map { "apps without credentials send to \($0)" } ?? "no sandbox" }
         try await server.run { port in
-            FileHandle.standardOutput.write(Data("herald serve listening on http://\(configuration.host):\(port) (store: \(storeName); \(sandboxLine))\n".utf8))
+            FileHandle.standardOutput.write(Data("herald serve listening on \(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(port) (store: \(storeName); \(sandboxLine))\n".utf8))
         }
     }
 }

@@ -22,11 +22,15 @@ struct ServeSettings: Codable, Equatable {
     var sendWindow: Int?
     var retentionDays: Int?
     var deviceHistory: Int?
+    var tlsCert: String?
+    var tlsKey: String?
+    var logFormat: String?
 
     /// The variables read, each named after its setting.
     static var environmentNames: [(name: String, key: WritableKeyPath<ServeSettings, String?>)] { [
         ("HERALD_HOST", \.host), ("HERALD_DATABASE", \.database), ("HERALD_POSTGRES_URL", \.postgres), ("HERALD_APNS_URL", \.apnsURL),
         ("HERALD_APNS_CA", \.apnsCA), ("HERALD_NODE_ID", \.nodeID), ("HERALD_LOG_LEVEL", \.logLevel),
+        ("HERALD_TLS_CERT", \.tlsCert), ("HERALD_TLS_KEY", \.tlsKey), ("HERALD_LOG_FORMAT", \.logFormat),
     ] }
     static var environmentNumbers: [(name: String, key: WritableKeyPath<ServeSettings, Int?>)] { [
         ("HERALD_PORT", \.port), ("HERALD_SANDBOX_ADMIN_PORT", \.sandboxAdminPort), ("HERALD_WORKERS", \.workers), ("HERALD_BATCH_SIZE", \.batchSize),
@@ -39,7 +43,7 @@ struct ServeSettings: Codable, Equatable {
             return try JSONDecoder().decode(ServeSettings.self, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow, retentionDays, deviceHistory)")
+            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow, retentionDays, deviceHistory, tlsCert, tlsKey, logFormat)")
         }
     }
 
@@ -62,7 +66,8 @@ struct ServeSettings: Codable, Equatable {
             noSandbox: other.noSandbox ?? noSandbox, workers: other.workers ?? workers, batchSize: other.batchSize ?? batchSize,
             lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel,
             startupTimeout: other.startupTimeout ?? startupTimeout, sendWindow: other.sendWindow ?? sendWindow,
-            retentionDays: other.retentionDays ?? retentionDays, deviceHistory: other.deviceHistory ?? deviceHistory
+            retentionDays: other.retentionDays ?? retentionDays, deviceHistory: other.deviceHistory ?? deviceHistory,
+            tlsCert: other.tlsCert ?? tlsCert, tlsKey: other.tlsKey ?? tlsKey, logFormat: other.logFormat ?? logFormat
         )
     }
 
