@@ -18,7 +18,7 @@ struct TestServer {
     /// The sandbox apps without credentials send to, as `herald serve` runs one in its process.
     let sandbox: Sandbox
 
-    static func make(bodyLimit: Int = 1 << 20, start: Date = Date()) async throws -> TestServer {
+    static func make(bodyLimit: Int = 1 << 20, start: Date = Date(), retention: RetentionPolicy = RetentionPolicy()) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: folder.appendingPathComponent("herald.sqlite").path)
@@ -26,10 +26,11 @@ struct TestServer {
         var logger = Logger(label: "herald.test")
         logger.logLevel = .warning
         let sandbox = try await Sandbox.startForAppServer(adminPort: nil, logger: logger)
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, bodyLimit: bodyLimit, pollInterval: .milliseconds(20), sandbox: .external(url: sandbox.url, certificate: sandbox.certificatePath),
             schedulerInterval: .seconds(3600), waitTimeout: .seconds(20), clock: clock, logger: logger
         )
+        configuration.retention = retention
         let server = try await HeraldServer.start(store: store, configuration: configuration, closing: [{ try await sandbox.shutdown() }])
         let admin = try await server.bootstrapAdminKey()!
         return TestServer(server: server, clock: clock, admin: admin, sandbox: sandbox)
