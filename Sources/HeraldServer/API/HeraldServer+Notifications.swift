@@ -157,6 +157,7 @@ extension HeraldServer {
         guard let cancelled = try await store.cancel(appID: appID, notificationID: id, now: configuration.clock.now) else {
             throw APIError.notFound("no notification '\(id)' in this app")
         }
+        worker.notificationCancelled(id)
         configuration.logger.info("notification cancelled", metadata: ["app": "\(appID)", "notification": "\(id)"])
         return try JSONBody.response(ReportView(notification: cancelled, counts: try await store.counts(notificationID: id)))
     }

@@ -30,6 +30,8 @@ final class DeliveryWorker: Service, Sendable {
     private let apps = Mutex<[String: (app: StoredApp, read: ContinuousClock.Instant)]>([:])
     static let appCacheLifetime = Duration.seconds(5)
     private let messages = Mutex<[String: PreparedMessage]>([:])
+    /// Per notification: whether it was live (not cancelled, not deleted) when last asked.
+    private let liveness = Mutex<[String: (live: Bool, checked: ContinuousClock.Instant)]>([:])
     /// The last heartbeat that renewed this node's leases: when it started, and until when.
     private let renewal = Mutex<Renewal?>(nil)
     /// The rows of the batches the workers hold (claimed, not yet done with): the heartbeat
@@ -386,16 +388,40 @@ final class DeliveryWorker: Service, Sendable {
         await apply(feedback, appID: group.app.id)
     }
 
-    /// Which of the items' notifications were cancelled (or deleted), in one small query for
-    /// the chunk. A store that does not answer cancels nothing: the rows' outcomes are what
-    /// APNs says.
+    /// Which of the items' notifications were cancelled (or deleted). What the store said is
+    /// kept for ``cancellationCheckInterval`` per notification, so a broadcast costs the store
+    /// about one small query a second, not one per chunk; a cancel through this node's API is
+    /// known at once (``notificationCancelled(_:)``). A store that does not answer cancels
+    /// nothing: the rows' outcomes are what APNs says.
     private func cancelledNotifications(among items: ArraySlice<(delivery: ClaimedDelivery, notification: PushNotification, expiration: Expiration)>, appID: String) async -> Set<String> {
         var ids: [String] = []
         for item in items where ids.last != item.delivery.notificationID && !ids.contains(item.delivery.notificationID) {
             ids.append(item.delivery.notificationID)
         }
-        guard let live = try? await store.liveNotifications(ids) else { return [] }
-        return Set(ids).subtracting(live)
+        let now = ContinuousClock.now
+        var cancelled: Set<String> = []
+        let stale = liveness.withLock { known in
+            ids.filter { id in
+                guard let entry = known[id], now - entry.checked < Self.cancellationCheckInterval else { return true }
+                if !entry.live { cancelled.insert(id) }
+                return false
+            }
+        }
+        guard !stale.isEmpty, let live = try? await store.liveNotifications(stale) else { return cancelled }
+        liveness.withLock { known in
+            if known.count > 10_000 { known.removeAll(keepingCapacity: true) }
+            for id in stale { known[id] = (live.contains(id), now) }
+        }
+        return cancelled.union(Set(stale).subtracting(live))
+    }
+
+    /// How long what the store said about a notification's cancellation is trusted.
+    static let cancellationCheckInterval = Duration.seconds(1)
+
+    /// A notification was cancelled through this node: its deliveries in flight stop at the
+    /// next chunk.
+    func notificationCancelled(_ id: String) {
+        liveness.withLock { $0[id] = (false, .now) }
     }
 
     /// What an APNs result makes of a delivery: sent, failed for good, or queued again for a
