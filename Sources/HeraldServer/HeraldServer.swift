@@ -165,6 +165,13 @@ public final class HeraldServer: Sendable {
         }
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         tls.minimumTLSVersion = .tlsv12
+        // Built once here so a key that does not belong to the certificate is named now, not
+        // when the listener starts.
+        do {
+            _ = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw ServerError.configuration("--tls-key '\(files.key)' does not go with --tls-cert '\(files.certificate)': \(error)")
+        }
         return tls
     }
 

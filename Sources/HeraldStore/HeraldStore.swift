@@ -120,8 +120,8 @@ public protocol HeraldStore: Sendable {
     /// Returns where the next call goes on (the same place while rows are left there; nil once
     /// every device is done) and the rows deleted.
     func capDeviceHistory(keep: Int, after cursor: String?, devices: Int, limit: Int) async throws -> (next: String?, deleted: Int)
-    /// Of `ids`, the notifications that are neither cancelled nor deleted: workers skip the
-    /// rest of a cancelled one's deliveries.
+    /// Of `ids`, the notifications that are neither cancelled nor deleted, of apps not
+    /// deleted: workers skip the rest of the others' deliveries.
     func liveNotifications(_ ids: [String]) async throws -> Set<String>
     /// Revokes an admin key unless it is the last one, in one step (two revocations at once
     /// cannot remove the last two).

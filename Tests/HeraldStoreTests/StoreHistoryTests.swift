@@ -156,11 +156,12 @@ struct StoreHistoryTests {
     @Test("deleting an app deletes what it owns and nothing of another app's", arguments: StoreBackend.available)
     func appDeletion(backend: StoreBackend) async throws {
         try await withStore(backend) { store in
+            var sentIDs: [String: String] = [:]
             for id in ["a1", "a2"] {
                 try await store.insertApp(StoredApp(id: id, name: id, bundleID: "com.example.\(id)", teamID: nil, createdAt: now))
                 try await store.insertKey(StoredAPIKey(id: "k-\(id)", appID: id, secretHash: "h-\(id)", createdAt: now))
                 _ = try await store.upsertDevices([device(id, "aa01", tags: ["t"]), device(id, "aa02")])
-                _ = try await store.enqueue(notification(id, at: now), idempotentSince: now)
+                sentIDs[id] = try await store.enqueue(notification(id, at: now), idempotentSince: now).notification.id
                 try await store.upsertSchedule(
                     StoredSchedule(id: "s1", appID: id, trigger: Data("{}".utf8), request: Data("{}".utf8), nextCheckAt: now.addingTimeInterval(60), createdAt: now)
                 )
@@ -177,6 +178,8 @@ struct StoreHistoryTests {
             #expect(try await store.app(id: "a1") == nil)
             #expect(try await store.key(secretHash: "h-a1") == nil)
             #expect(try await store.schedules(appID: "a1").isEmpty)
+            // Its notifications are no longer live: workers holding its rows skip them.
+            #expect(try await store.liveNotifications([sentIDs["a1"]!, sentIDs["a2"]!]) == [sentIDs["a2"]!])
             // The rest goes in small batches: 2 deliveries, 1 notification, 1 tag, 2 devices.
             var batches: [Int] = []
             while batches.count < 20 {
@@ -187,6 +190,9 @@ struct StoreHistoryTests {
             #expect(batches.reduce(0, +) == 6)
             #expect(batches.allSatisfy { $0 <= 2 })
             #expect(try await store.purgeDeletedApps(limit: 100) == 0)
+            // A registration that was under way when the app was deleted is purged too.
+            _ = try await store.upsertDevice(device("a1", "aa09"))
+            #expect(try await store.purgeDeletedApps(limit: 100) == 1)
             #expect(try await store.devices(appID: "a1", matching: DeviceQuery()).isEmpty)
             #expect(try await store.notifications(appID: "a1", matching: NotificationQuery()).isEmpty)
             #expect(try await store.schedules(appID: "a1").isEmpty)

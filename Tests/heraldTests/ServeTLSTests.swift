@@ -34,6 +34,11 @@ struct ServeTLSTests {
         let wrong = try HeraldCLI.run(["serve", "--port", "0", "--database", folder.appendingPathComponent("other.sqlite").path, "--no-sandbox", "--tls-cert", certificate, "--tls-key", certificate])
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("--tls-key"), "\(wrong.stderr)")
+        let otherKey = folder.appendingPathComponent("other.pem").path
+        #expect(try Self.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", otherKey]).status == 0)
+        let mismatched = try HeraldCLI.run(["serve", "--port", "0", "--database", folder.appendingPathComponent("third.sqlite").path, "--no-sandbox", "--tls-cert", certificate, "--tls-key", otherKey])
+        #expect(mismatched.status == 64)
+        #expect(mismatched.stderr.contains("does not go with --tls-cert"), "\(mismatched.stderr)")
         let alone = try HeraldCLI.run(["serve", "--tls-cert", certificate])
         #expect(alone.status == 64)
         #expect(alone.stderr.contains("--tls-cert and --tls-key go together"))

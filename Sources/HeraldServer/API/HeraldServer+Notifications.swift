@@ -151,7 +151,8 @@ extension HeraldServer {
     func cancelNotification(_ request: Request, id: String) async throws -> Response {
         let appID = try await keys.app(request)
         guard let notification = try await store.notification(appID: appID, id: id) else { throw APIError.notFound("no notification '\(id)' in this app") }
-        if notification.cancelledAt == nil, try await store.counts(notificationID: id).queued == 0 {
+        // (An audience still being queued has no size yet: it can be cancelled.)
+        if notification.cancelledAt == nil, notification.audienceSize > 0, try await store.counts(notificationID: id).queued == 0 {
             throw APIError.conflict("notification '\(id)' has finished going out: nothing is left to cancel")
         }
         guard let cancelled = try await store.cancel(appID: appID, notificationID: id, now: configuration.clock.now) else {

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import HeraldAPNs
 import HeraldCore
 import Prometheus
 import Synchronization
@@ -75,9 +76,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Reasons Herald gives to sends APNs did not answer.
-    static let transportReasons: Set<String> = [
-        "ConnectionFailed", "TLSFailure", "Timeout", "ConnectionLost", "NoCredentials", "AppOrNotificationDeleted", "Unknown", "TooManyRequests",
-    ]
+    static let transportReasons: Set<String> = APNsClientError.reasonCodes.union(["NoCredentials", "AppOrNotificationDeleted", "Unknown"])
 
     func recordAccepted() { accepted.increment() }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import Logging
+import Synchronization
 
 /// Writes each log message as one JSON object per line (`--log-format json`), for log shippers:
 /// `{"time", "level", "label", "message", …metadata}` with the metadata's own keys (the request
@@ -12,11 +13,17 @@ public struct JSONLogHandler: LogHandler {
     private let label: String
     private let write: @Sendable (String) -> Void
 
-    /// - Parameter write: takes each line, newline included.
-    public init(label: String, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    /// - Parameter write: takes each line, newline included (one line at a time).
+    public init(label: String, write: (@Sendable (String) -> Void)? = nil) {
         self.label = label
-        self.write = write
+        self.write = write ?? Self.standardError
     }
+
+    /// Standard error, a whole line per write under a lock, so lines of two threads never mix.
+    private static let standardError: @Sendable (String) -> Void = {
+        let lock = Mutex(())
+        return { line in lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) } }
+    }()
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -157,7 +157,7 @@ extension PostgresStore {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(ids)
         let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT id FROM notifications WHERE id = ANY($1::text[]) AND cancelled_at IS NULL", binds: bindings), logger: logger
+            PostgresQuery(unsafeSQL: "SELECT id FROM notifications WHERE id = ANY($1::text[]) AND cancelled_at IS NULL AND app_id NOT IN (SELECT id FROM deleted_apps)", binds: bindings), logger: logger
         )
         var live: Set<String> = []
         for try await id in rows.decode(String.self) { live.insert(id) }

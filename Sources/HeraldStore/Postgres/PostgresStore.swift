@@ -179,7 +179,8 @@ public final class PostgresStore: HeraldStore {
 
     public func purgeDeletedApps(limit: Int) async throws -> Int {
         var deleted = 0
-        for app in try await rows("SELECT id FROM deleted_apps ORDER BY deleted_at LIMIT 10").map({ try $0.decode(String.self) }) where deleted < limit {
+        for (app, deletedAt) in try await rows("SELECT id, deleted_at FROM deleted_apps ORDER BY deleted_at LIMIT 10").map({ try $0.decode((String, Double).self) })
+        where deleted < limit {
             var ofThisApp = 0
             // Each through its index on app_id; queued deliveries too (a node that claimed one
             // finds no app and records it as failed; its write then changes nothing).
@@ -191,7 +192,11 @@ public final class PostgresStore: HeraldStore {
                 deleted += count
                 ofThisApp += count
             }
-            if ofThisApp == 0 { _ = try await rows("DELETE FROM deleted_apps WHERE id = $1", [.text(app)]) }
+            // Kept a while after its rows are gone: a request that was under way when the app
+            // was deleted may still write some.
+            if ofThisApp == 0 && deletedAt < Date().timeIntervalSince1970 - SQLiteStore.tombstoneLifetime {
+                _ = try await rows("DELETE FROM deleted_apps WHERE id = $1", [.text(app)])
+            }
         }
         return deleted
     }

@@ -142,7 +142,8 @@ extension SQLiteStore {
         return try await pool.read { db in
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             return Set(try String.fetchAll(
-                db, sql: "SELECT id FROM notifications WHERE id IN (\(marks)) AND cancelled_at IS NULL", arguments: StatementArguments(ids)
+                db, sql: "SELECT id FROM notifications WHERE id IN (\(marks)) AND cancelled_at IS NULL AND app_id NOT IN (SELECT id FROM deleted_apps)",
+                arguments: StatementArguments(ids)
             ))
         }
     }

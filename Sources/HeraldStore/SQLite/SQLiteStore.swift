@@ -101,16 +101,32 @@ public final class SQLiteStore: HeraldStore {
         }
     }
 
+    /// How long a deleted app's tombstone outlives its last rows (requests under way when it
+    /// was deleted may still write some).
+    static let tombstoneLifetime: TimeInterval = 600
+
     public func purgeDeletedApps(limit: Int) async throws -> Int {
         try await pool.write { db in
             var deleted = 0
-            for app in try String.fetchAll(db, sql: "SELECT id FROM deleted_apps ORDER BY deleted_at LIMIT 10") where deleted < limit {
+            for row in try Row.fetchAll(db, sql: "SELECT id, deleted_at FROM deleted_apps ORDER BY deleted_at LIMIT 10") where deleted < limit {
+                let app: String = row[0]
+                let deletedAt: Double = row[1]
                 var ofThisApp = 0
                 // Deliveries (queued ones too: a worker that claimed one finds no app and records
                 // it as failed), through the app's notifications and devices; then the rest.
+                for query in [
+                    "SELECT q.id FROM notifications n JOIN deliveries q ON q.notification = n.seq WHERE n.app_id = ? LIMIT ?",
+                    "SELECT q.id FROM devices d JOIN deliveries q ON q.device = d.id WHERE d.app_id = ? LIMIT ?",
+                ] where deleted < limit {
+                    let ids = try Int64.fetchAll(db, sql: query, arguments: [app, limit - deleted])
+                    guard !ids.isEmpty else { continue }
+                    try db.execute(sql: "DELETE FROM deliveries WHERE id IN (\(ids.map(String.init).joined(separator: ",")))")
+                    deleted += db.changesCount
+                    ofThisApp += db.changesCount
+                    // Retries waiting in memory for these rows are forgotten.
+                    self.leases.withLock { $0.drop(ids) }
+                }
                 for statement in [
-                    "DELETE FROM deliveries WHERE id IN (SELECT q.id FROM notifications n JOIN deliveries q ON q.notification = n.seq WHERE n.app_id = ? LIMIT ?)",
-                    "DELETE FROM deliveries WHERE id IN (SELECT q.id FROM devices d JOIN deliveries q ON q.device = d.id WHERE d.app_id = ? LIMIT ?)",
                     "DELETE FROM notifications WHERE seq IN (SELECT seq FROM notifications WHERE app_id = ? LIMIT ?)",
                     "DELETE FROM device_tags WHERE rowid IN (SELECT rowid FROM device_tags WHERE app_id = ? LIMIT ?)",
                     "DELETE FROM devices WHERE id IN (SELECT id FROM devices WHERE app_id = ? LIMIT ?)",
@@ -119,7 +135,11 @@ public final class SQLiteStore: HeraldStore {
                     deleted += db.changesCount
                     ofThisApp += db.changesCount
                 }
-                if ofThisApp == 0 { try db.execute(sql: "DELETE FROM deleted_apps WHERE id = ?", arguments: [app]) }
+                // Kept a while after its rows are gone: a request that was under way when the
+                // app was deleted may still write some.
+                if ofThisApp == 0 && deletedAt < Date().timeIntervalSince1970 - Self.tombstoneLifetime {
+                    try db.execute(sql: "DELETE FROM deleted_apps WHERE id = ?", arguments: [app])
+                }
             }
             return deleted
         }

@@ -124,13 +124,24 @@ struct ServeCommand: AsyncParsableCommand {
             try? await store.close()
             throw CommandError("cannot start: \(error)")
         }
+        do {
+            try await serve(server, configuration: configuration, inProcess: inProcess, storeName: storeName, apnsURL: settings.apnsURL)
+        } catch {
+            // Whatever stopped it (the port taken, the store gone at start), what it opened is closed.
+            try? await server.shutdown()
+            throw error
+        }
+    }
+
+    /// Prints the admin key (first start) and serves until stopped.
+    private func serve(_ server: HeraldServer, configuration: ServerConfiguration, inProcess: Sandbox?, storeName: String, apnsURL: String?) async throws {
         if let secret = try await server.bootstrapAdminKey() {
             FileHandle.standardOutput.write(Data("Admin key (shown once; keep it): \(secret)\n".utf8))
         }
         let sandboxLine: String =
             if let sandbox = inProcess {
                 "in-process sandbox on 127.0.0.1:\(sandbox.port)" + (sandbox.adminPort.map { ", its admin API on http://127.0.0.1:\($0)" } ?? "")
-            } else { settings.apnsURL.map { "apps without credentials send to \($0)" } ?? "no sandbox" }
+            } else { apnsURL.map { "apps without credentials send to \($0)" } ?? "no sandbox" }
         try await server.run { port in
             FileHandle.standardOutput.write(Data("herald serve listening on \(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(port) (store: \(storeName); \(sandboxLine))\n".utf8))
         }
