@@ -34,7 +34,7 @@ struct APIFuzzTests {
         let location = "http://127.0.0.1:\(node.port)/openapi.json"
         // The admin run leaves the admin key and the app in place, so it goes on testing with them.
         for (key, excluded) in [(app.key, [String]()), (admin, ["deleteAdminKey", "deleteApp"])] {
-            let run = try Self.run(st, [
+            let run = try ExternalProgram.run(st, [
                 "run", location, "--checks", "not_a_server_error", "--seed", "1", "--max-examples", "15", "--workers", "1", "--max-time", "60",
                 "--request-timeout", "10", "--suppress-health-check", "all", "--no-color", "--header", "Authorization: Bearer \(key)",
             ] + excluded.flatMap { ["--exclude-operation-id", $0] })
@@ -44,22 +44,5 @@ struct APIFuzzTests {
         // Still serving, and nothing failed inside.
         _ = try await node.call("GET", "/v1/apps", key: admin)
         #expect(!node.process.printed.contains("failed: "), "\(node.process.printed.suffix(3_000))")
-    }
-
-    /// Runs a program to its end (at most 150 s), with its output.
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 150, execute: watchdog)
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.cancel()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }
