@@ -6,7 +6,8 @@ import Synchronization
 /// or PostgreSQL), that the test takes down and brings back: an outage as a network or APNs has
 /// one. Down, it closes every connection and every new one at once. The answers to requests
 /// already forwarded still get through for a moment before the cut, so the outage does not
-/// itself lose what was answered.
+/// itself lose what was answered. It can also hold back one kind of request (a PostgreSQL
+/// statement whose text it sees go by) for a while, as a lock wait or a slow disk does.
 final class FaultProxy: Sendable {
     let port: Int
     private let control: Control
@@ -18,9 +19,19 @@ final class FaultProxy: Sendable {
         struct State {
             var up = true
             var connections: [any Channel] = []
+            /// Requests containing these bytes, and what follows them on their connection, go
+            /// through this much later.
+            var slow: (marker: [UInt8], delay: TimeAmount)?
         }
         let state = Mutex(State())
         var isUp: Bool { state.withLock { $0.up } }
+
+        /// How long to hold `buffer` back, if it is a slowed request.
+        func delay(for buffer: ByteBuffer) -> TimeAmount? {
+            guard let slow = state.withLock({ $0.slow }) else { return nil }
+            let bytes = buffer.readableBytesView
+            return bytes.firstRange(of: slow.marker) == nil ? nil : slow.delay
+        }
     }
 
     private init(port: Int, control: Control, channel: any Channel, group: MultiThreadedEventLoopGroup) {
@@ -62,6 +73,13 @@ final class FaultProxy: Sendable {
         for connection in connections { connection.close(promise: nil) }
     }
 
+    /// From now on each request whose bytes contain `marker` (and whatever its connection sends
+    /// after it meanwhile) reaches the server `delay` late.
+    func slow(requestsContaining marker: String, by delay: Duration) {
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        control.state.withLock { $0.slow = (Array(marker.utf8), .nanoseconds(nanoseconds)) }
+    }
+
     /// Brings the path back.
     func up() {
         control.state.withLock { $0.up = true }
@@ -73,12 +91,15 @@ final class FaultProxy: Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Copies bytes to the partner connection; upstream bytes are dropped while the proxy is down.
+    /// Copies bytes to the partner connection; upstream bytes are dropped while the proxy is down,
+    /// and held back in order behind a slowed request.
     private final class Relay: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let partner: any Channel
         let control: Control
         let upstream: Bool
+        /// Upstream bytes waiting behind a slowed request, in the order they came.
+        private var held: [ByteBuffer] = []
 
         init(partner: any Channel, control: Control, upstream: Bool) {
             self.partner = partner
@@ -88,7 +109,20 @@ final class FaultProxy: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             if upstream && !control.isUp { return }
-            partner.writeAndFlush(unwrapInboundIn(data), promise: nil)
+            let buffer = unwrapInboundIn(data)
+            guard upstream else { return partner.writeAndFlush(buffer, promise: nil) }
+            if !held.isEmpty {
+                held.append(buffer)
+            } else if let delay = control.delay(for: buffer) {
+                held.append(buffer)
+                context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+                    for buffer in held { partner.write(buffer, promise: nil) }
+                    partner.flush()
+                    held = []
+                }
+            } else {
+                partner.writeAndFlush(buffer, promise: nil)
+            }
         }
 
         func channelInactive(context: ChannelHandlerContext) {

@@ -134,6 +134,52 @@ struct ServeNodesTests {
         print("store outage: API answered \(call.status) after \(waited); \(received.count) received, \(tally.duplicates) twice")
     }
 
+    /// A node whose lease renewals reach PostgreSQL late (a lock wait, a slow disk) can lose its
+    /// rows to the other node when their leases end before the renewal lands. It must then stop
+    /// sending them, not go on as if the late renewal had kept them: each device gets one copy.
+    @Test func aNodeWhoseRenewalsLandLateSendsNothingTwice() async throws {
+        let base = try #require(ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"])
+        var components = try #require(URLComponents(string: base))
+        let proxy = try await FaultProxy.start(to: try #require(components.port))
+        components.port = proxy.port
+        let schema = "late_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let direct = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+        // In the clear, so that the proxy sees which statement goes by.
+        let throughProxy = try #require(components.string) + (base.contains("?") ? "&" : "?") + "schema=\(schema)&sslmode=disable"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-late-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandbox = try await SandboxProcess.start(in: folder)
+        defer { sandbox.process.stop() }
+        let arguments = ["--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "3"]
+        let first = try await ServeProcess.start(arguments + ["--postgres", throughProxy, "--node-id", "node-a"])
+        defer { first.process.stop() }
+        let second = try await ServeProcess.start(arguments + ["--postgres", direct, "--node-id", "node-b"])
+        defer { second.process.stop() }
+        let adminKey = try #require(first.adminKey)
+        // 1,000 a second for both nodes: a batch of 1,000 takes seconds, so its lease needs renewing.
+        let app = try await first.createApp(adminKey: adminKey, extra: #", "rateLimit": 1000"#)
+        let tokens = (0..<Self.devices).map(testToken)
+        try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: direct))
+        // node-a's renewals land 1.6 s after they are sent: past the end of a 3 s lease renewed
+        // every 0.75 s once the previous renewal came back.
+        proxy.slow(requestsContaining: "SET lease_until = $3", by: .milliseconds(1600))
+
+        let id = try await broadcast("late", through: second, key: app.key)
+        let report = try await waitUntilDone(id, on: second, key: app.key)
+        #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
+        let received = try await sandbox.received()
+        let tally = DeliveryTally(received, tokens: tokens)
+        let firstSends = try await first.sendsTotal()
+        let secondSends = try await second.sendsTotal()
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.duplicates == 0, "\(tally.duplicates) devices got a second copy (node-a sent \(firstSends), node-b \(secondSends))")
+        #expect(await first.process.terminate() == 0)
+        #expect(await second.process.terminate() == 0)
+        await proxy.shutdown()
+        print("late renewals: node-a sent \(firstSends), node-b \(secondSends); \(received.count) received, \(tally.duplicates) twice")
+    }
+
     @Test func startingWithoutTheStoreWarnsAndGivesUp() async throws {
         // A port nothing listens on.
         let proxy = try await FaultProxy.start(to: 9)

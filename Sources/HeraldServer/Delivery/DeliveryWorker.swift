@@ -32,12 +32,10 @@ final class DeliveryWorker: Service, Sendable {
     private let messages = Mutex<[String: PreparedMessage]>([:])
     /// Per notification: whether it was live (not cancelled, not deleted) when last asked.
     private let liveness = Mutex<[String: (live: Bool, checked: ContinuousClock.Instant)]>([:])
-    /// The last heartbeat that renewed this node's leases: when it started, and until when.
-    private let renewal = Mutex<Renewal?>(nil)
-    /// The rows of the batches the workers hold (claimed, not yet done with): the heartbeat
-    /// renews these and the rows whose outcome is not written yet, and no other, so a row a
-    /// failed batch dropped is taken again when its lease ends.
-    private let holding = Mutex<[Int64: Int]>([:])
+    /// The leases of the batches the workers hold (claimed, not yet done with): the heartbeat
+    /// renews their rows and the rows whose outcome is not written yet, and no other, so a row
+    /// a failed batch dropped is taken again when its lease ends.
+    private let leases = LeaseBook()
     let webhooks: WebhookSender
     private var logger: Logger { configuration.logger }
     /// Workers do not claim while more outcomes than this wait to be written.
@@ -91,25 +89,36 @@ final class DeliveryWorker: Service, Sendable {
         }
     }
 
-    /// Renews this node's leases every quarter lease while it runs.
+    /// Renews this node's leases every quarter lease while it runs, counted from the start of
+    /// the previous renewal (a slow one is followed at once), so that a renewal taking up to half
+    /// a lease still lands in time.
     private func heartbeat() async {
         let every = Duration.milliseconds(Int(configuration.lease * 250))
+        var next = ContinuousClock.now + every
         var failing = false
+        var slow = false
         while !Task.isCancelled {
-            try? await Task.sleep(for: every)
+            try? await Task.sleep(until: next)
             if Task.isCancelled { return }
+            let began = ContinuousClock.now
+            next = began + every
             let started = configuration.clock.now
             let until = started.addingTimeInterval(configuration.lease)
-            let ids = Array(Set(holding.withLock { $0.keys }).union(recorder.unwrittenIDs))
+            let running = leases.running(at: started)
+            let ids = Array(Set(running.flatMap(\.ids)).union(recorder.unwrittenIDs))
             do {
                 try await store.renewLeases(owner: configuration.nodeID, ids: ids, until: until)
-                renewal.withLock { last in
-                    // A renewal that starts after the last one's leases ended begins a new chain.
-                    let chainStart = last.flatMap { $0.until > started ? $0.chainStart : nil } ?? started
-                    last = Renewal(started: started, until: until, chainStart: chainStart)
-                }
+                leases.renewed(running, to: until, renewedAt: configuration.clock.now)
                 if failing { logger.notice("leases are renewed again") }
                 failing = false
+                let took = ContinuousClock.now - began
+                if took > every, !slow {
+                    logger.warning(
+                        "renewing this node's leases took \(took); batches whose lease ended first stop sending and are taken again",
+                        metadata: ["lease": "\(configuration.lease)"]
+                    )
+                }
+                slow = took > every
             } catch {
                 if !failing { logger.warning("cannot renew this node's leases; sending stops when they end", metadata: ["error": "\(error)"]) }
                 failing = true
@@ -138,20 +147,15 @@ final class DeliveryWorker: Service, Sendable {
                 // is on its way, so APNs never waits for the store. (Claimed rows left over at
                 // shutdown are given back with the others.)
                 let more = batch.deliveries.count == configuration.batchSize && recorder.backlog <= recordBacklogLimit
-                let following = more ? Task { try await self.claim() } : nil
+                async let following = more ? claim() : ClaimedBatch.empty
                 do {
                     try await deliver(batch)
                 } catch {
                     logger.error("delivery batch failed; its unsent deliveries are taken again when their lease ends: \(error)")
                     try? await Task.sleep(for: .seconds(1))
                 }
-                let done = batch.deliveries.map(\.id)
-                holding.withLock { holding in
-                    for id in done {
-                        if let count = holding[id], count > 1 { holding[id] = count - 1 } else { holding[id] = nil }
-                    }
-                }
-                batch = (try await following?.value) ?? .empty
+                leases.end(batch.lease)
+                batch = try await following
             } catch {
                 logger.error("cannot claim deliveries: \(error)")
                 batch = .empty
@@ -160,42 +164,20 @@ final class DeliveryWorker: Service, Sendable {
         }
     }
 
-    /// The heartbeat's last renewal of this node's leases, and when the unbroken chain of
-    /// renewals it ends began (each started before the previous one's leases ended).
-    struct Renewal: Sendable {
-        var started: Date
-        var until: Date
-        var chainStart: Date
-    }
-
-    /// Claimed deliveries, when the claim came back and when their lease ends.
+    /// Claimed deliveries and their lease.
     struct ClaimedBatch: Sendable {
         var deliveries: [ClaimedDelivery]
-        var claimedAt: Date
-        var leaseEnds: Date
+        var lease: LeaseBook.Lease
 
-        static let empty = ClaimedBatch(deliveries: [], claimedAt: .distantPast, leaseEnds: .distantPast)
+        static let empty = ClaimedBatch(deliveries: [], lease: LeaseBook.Lease(ids: [], until: .distantPast))
     }
 
     private func claim() async throws -> ClaimedBatch {
+        // The lease runs from before the claim was sent, as the store counts it.
         let now = configuration.clock.now
         let deliveries = try await store.claim(owner: configuration.nodeID, limit: configuration.batchSize, lease: configuration.lease, now: now)
-        // Counted: after an outage two workers of this node can hold the same row (one whose
-        // lease ended, one that claimed it again), and one finishing must not end the other's.
-        holding.withLock { holding in for delivery in deliveries { holding[delivery.id, default: 0] += 1 } }
-        return ClaimedBatch(deliveries: deliveries, claimedAt: configuration.clock.now, leaseEnds: now.addingTimeInterval(configuration.lease))
-    }
-
-    /// When the batch's lease ends: its own, or a heartbeat's that started after it was claimed.
-    private func leaseEnd(of batch: ClaimedBatch) -> Date {
-        // A renewal extends the batch only if the unbroken chain of renewals it belongs to began
-        // before the batch's own lease ended: once a lease has ended the rows may have been
-        // claimed again (by another node, or another worker of this one), and a renewal after
-        // an outage must not give them back to a batch that was waiting on the store.
-        guard let renewal = renewal.withLock({ $0 }), renewal.started >= batch.claimedAt, renewal.chainStart < batch.leaseEnds else {
-            return batch.leaseEnds
-        }
-        return max(batch.leaseEnds, renewal.until)
+        guard !deliveries.isEmpty else { return .empty }
+        return ClaimedBatch(deliveries: deliveries, lease: leases.start(ids: deliveries.map(\.id), until: now.addingTimeInterval(configuration.lease)))
     }
 
     /// The deliveries of one batch that go through one APNs client.
@@ -354,9 +336,9 @@ final class DeliveryWorker: Service, Sendable {
             // window), and the feed stops when the lease is about to end.
             let clock = configuration.clock
             let margin = configuration.lease / 4
-            let leaseEnds: @Sendable () -> Date = { [self] in leaseEnd(of: batch) }
+            let lease = batch.lease
             let feed = WindowedFeed(notifications: chunk.map { group.items[$0].notification }, window: window) {
-                clock.now.addingTimeInterval(margin) < leaseEnds() && !Task.isShuttingDownGracefully
+                clock.now.addingTimeInterval(margin) < lease.until && !Task.isShuttingDownGracefully
             }
             var sent: [ServerMetrics.Send] = []
             sent.reserveCapacity(end - start)
