@@ -176,7 +176,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("OpenAPI/openapi.json")]
+            resources: [.copy("OpenAPI/openapi.json"), .copy("Console/Assets")]
         ),
         .executableTarget(
             name: "herald",

@@ -37,7 +37,7 @@ public final class HeraldServer: Sendable {
         self.configuration = configuration
         self.closing = closing
         self.routes = routes
-        keys = APIKeys(store: store)
+        keys = APIKeys(store: store, clock: configuration.clock)
         monitor = HealthMonitor(store: store, clock: configuration.clock, logger: configuration.logger, node: configuration.nodeID, timeout: configuration.storeTimeout)
         retention = HistoryRetention(store: store, policy: configuration.retention, clock: configuration.clock, logger: configuration.logger)
         let worker = DeliveryWorker(store: store, configuration: configuration, routes: routes, metrics: metrics)
@@ -122,7 +122,7 @@ public final class HeraldServer: Sendable {
     public static func issueAdminKey(in store: any HeraldStore, revokingOthers: Bool, now: Date) async throws -> (secret: String, revoked: Int) {
         try await store.migrate()
         let previous = try await store.keys(appID: nil)
-        let (_, secret) = try await APIKeys(store: store).create(appID: nil, now: now)
+        let (_, secret) = try await APIKeys(store: store, clock: SystemClock()).create(appID: nil, now: now)
         var revoked = 0
         if revokingOthers {
             for key in previous where try await store.deleteKey(id: key.id, appID: nil) { revoked += 1 }

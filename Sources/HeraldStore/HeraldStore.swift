@@ -36,6 +36,15 @@ public protocol HeraldStore: Sendable {
     func keys(appID: String?) async throws -> [StoredAPIKey]
     /// Revokes a key; false when the app has no such key.
     func deleteKey(id: String, appID: String?) async throws -> Bool
+    /// Keeps a console session.
+    func insertSession(_ session: ConsoleSession) async throws
+    /// The session whose secret hashes to `secretHash`, with the key it signed in with, if it
+    /// has not ended at `now` and the key still exists.
+    func session(secretHash: String, now: Date) async throws -> (session: ConsoleSession, key: StoredAPIKey)?
+    /// Ends a session (signing out).
+    func deleteSession(secretHash: String) async throws
+    /// Deletes sessions ended at `now` or whose key was revoked; returns how many.
+    func purgeSessions(now: Date) async throws -> Int
 
     // MARK: Devices
 

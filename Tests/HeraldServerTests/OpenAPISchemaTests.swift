@@ -112,10 +112,17 @@ struct OpenAPISchemaTests {
         try check(DeliveryPage(deliveries: [DeliveryView(delivery)], nextCursor: "c"), against: "DeliveryPage")
         try check(NotificationPage(notifications: [NotificationSummary(NotificationEntry(notification: notification, status: .cancelled))], nextCursor: "c"), against: "NotificationPage")
         try check(BulkDeviceAnswer(results: [BulkDeviceResult(index: 0, token: "ab01", status: "refused", error: "why")]), against: "BulkDeviceAnswer")
+        // Every field set, so that each schema's fields are all seen written.
         let diagnosticWithHeader = DiagnosticView(
-            Diagnostic(code: .payloadEmpty, severity: .warning, path: "aps.alert", header: "apns-priority", message: "m", fix: "f"), variant: "en"
+            Diagnostic(code: .payloadEmpty, severity: .warning, path: "aps.alert", header: "apns-priority", line: 3, column: 7, message: "m", fix: "f"),
+            variant: "en"
         )
         try check(diagnosticWithHeader, against: "Diagnostic")
+        try check(
+            LintView(diagnostics: [diagnosticWithHeader], errors: 1, warnings: 1, payload: "{}", pushType: "alert", priority: 10, topic: "com.a"),
+            against: "LintResult"
+        )
+        try check(SessionView(csrfToken: "t", app: "a1", admin: false, keyId: "key_1", expiresAt: now), against: "Session")
         try check(
             SendView(
                 id: "n1", audienceSize: 1, duplicate: false, diagnostics: [diagnosticWithHeader], note: "n", skippedTokens: [SkippedToken(token: "ab02", why: "w")],
@@ -153,7 +160,7 @@ struct OpenAPISchemaTests {
         let pairs: [(String, any KnownFields.Type)] = [
             ("DeviceInput", DeviceInput.self), ("BulkDeviceInput", BulkDeviceInput.self), ("SendRequest", SendRequest.self), ("AppInput", AppInput.self),
             ("ScheduleInput", ScheduleInput.self), ("Message", SendRequest.MessageFields.self), ("Content", SendRequest.Content.self),
-            ("Credential", AppInput.CredentialInput.self),
+            ("Credential", AppInput.CredentialInput.self), ("SessionInput", SessionInput.self), ("LintRequest", LintRequest.self),
         ]
         for (name, type) in pairs {
             let documented = Set((try schema(name)["properties"] as? [String: Any] ?? [:]).keys)

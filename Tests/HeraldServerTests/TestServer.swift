@@ -53,6 +53,7 @@ struct APIAnswer: @unchecked Sendable {
     let status: Int
     let json: [String: Any]
     let text: String
+    var headers = HTTPFields()
 
     subscript(key: String) -> Any? { json[key] }
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
@@ -77,7 +78,7 @@ struct APIClient: Sendable {
         return try await client.execute(uri: uri, method: method, headers: fields, body: body) { response in
             let text = String(buffer: response.body)
             let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-            return APIAnswer(status: Int(response.status.code), json: object, text: text)
+            return APIAnswer(status: Int(response.status.code), json: object, text: text, headers: response.headers)
         }
     }
 

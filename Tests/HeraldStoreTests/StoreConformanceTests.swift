@@ -50,6 +50,22 @@ struct StoreConformanceTests {
             #expect(try await store.deleteKey(id: "k1", appID: "a2") == false)
             #expect(try await store.deleteKey(id: "k1", appID: "a1"))
             #expect(try await store.key(secretHash: "h1") == nil)
+
+            // Console sessions: found with their key until they end, the key is revoked, or
+            // they are signed out; ended ones are purged.
+            try await store.insertSession(ConsoleSession(secretHash: "s2", keyID: "k2", createdAt: now, expiresAt: now.addingTimeInterval(60)))
+            try await store.insertSession(ConsoleSession(secretHash: "s0", keyID: "k_admin", createdAt: now, expiresAt: now.addingTimeInterval(60)))
+            try await store.insertSession(ConsoleSession(secretHash: "old", keyID: "k2", createdAt: now, expiresAt: now.addingTimeInterval(-1)))
+            let found = try #require(try await store.session(secretHash: "s2", now: now))
+            #expect(found.key.appID == "a2" && found.session.keyID == "k2" && found.session.expiresAt == now.addingTimeInterval(60))
+            #expect(try await store.session(secretHash: "s2", now: now.addingTimeInterval(61)) == nil)
+            #expect(try await store.session(secretHash: "old", now: now) == nil)
+            #expect(try await store.session(secretHash: "s0", now: now)?.key.isAdmin == true)
+            #expect(try await store.deleteKey(id: "k2", appID: "a2"))
+            #expect(try await store.session(secretHash: "s2", now: now) == nil)
+            try await store.deleteSession(secretHash: "s0")
+            #expect(try await store.session(secretHash: "s0", now: now) == nil)
+            #expect(try await store.purgeSessions(now: now) == 2)
         }
     }
 

@@ -2,12 +2,15 @@ import Crypto
 import Foundation
 import HeraldCore
 import HeraldStore
+import HTTPTypes
 import Hummingbird
 
 /// API keys: made with a random secret shown once, stored as its SHA-256, checked on every
-/// request from `Authorization: Bearer …`.
+/// request from `Authorization: Bearer …`, or from the console's session cookie
+/// (``ConsoleSessions``), which also needs its CSRF token on every call that changes something.
 struct APIKeys: Sendable {
     let store: any HeraldStore
+    let clock: any WallClock
 
     /// A new key for `appID` (`nil`: admin) and its secret.
     func create(appID: String?, now: Date) async throws -> (StoredAPIKey, secret: String) {
@@ -27,11 +30,22 @@ struct APIKeys: Sendable {
         return String((0..<16).map { _ in alphabet.randomElement()! })
     }
 
-    /// The key the request carries; 401 when it has none or an unknown one.
+    /// The key the request carries, or its console session signed in with; 401 when it has
+    /// none or an unknown one, 403 when a session's call lacks its CSRF token.
     func caller(of request: Request) async throws -> StoredAPIKey {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
-        let secret = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        guard !secret.isEmpty, let key = try await store.key(secretHash: Self.hash(secret)) else { throw APIError.unauthorized }
+        let key: StoredAPIKey
+        if let header = request.headers[.authorization] {
+            guard header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
+            let secret = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+            guard !secret.isEmpty, let found = try await store.key(secretHash: Self.hash(secret)) else { throw APIError.unauthorized }
+            key = found
+        } else if let secret = ConsoleSessions.secret(in: request) {
+            guard let found = try await store.session(secretHash: Self.hash(secret), now: clock.now) else { throw ConsoleSessions.ended }
+            try ConsoleSessions.checkForgery(request, secret: secret)
+            key = found.key
+        } else {
+            throw APIError.unauthorized
+        }
         RequestTrace.current?.appID = key.appID ?? "admin"
         return key
     }
@@ -43,12 +57,29 @@ struct APIKeys: Sendable {
         return key
     }
 
-    /// The app the caller's key belongs to.
+    /// The app the caller acts on: its key's app, or for the admin key the app named in the
+    /// `Herald-App` header (as the console does).
     func app(_ request: Request) async throws -> String {
         let key = try await caller(of: request)
-        guard let appID = key.appID else {
-            throw APIError.forbidden("the admin key manages apps; devices, notifications and schedules need the app's own key")
+        if let appID = key.appID { return appID }
+        guard let named = request.headers[Self.appHeader] else {
+            throw APIError.forbidden(
+                "the admin key manages apps; for devices, notifications and schedules use the app's own key, or name the app in the Herald-App header"
+            )
         }
-        return appID
+        guard try await store.app(id: named) != nil else { throw APIError.notFound("no app '\(named)' (from the Herald-App header)") }
+        RequestTrace.current?.appID = named
+        return named
     }
+
+    /// The app the caller acts on if any: as ``app(_:)``, but an admin key without a
+    /// `Herald-App` header acts on none.
+    func optionalApp(_ request: Request) async throws -> String? {
+        let key = try await caller(of: request)
+        if key.isAdmin && request.headers[Self.appHeader] == nil { return nil }
+        return try await app(request)
+    }
+
+    /// The header in which an admin key names the app it acts on.
+    static let appHeader = HTTPField.Name("Herald-App")!
 }

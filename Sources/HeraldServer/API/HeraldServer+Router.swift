@@ -15,6 +15,14 @@ extension HeraldServer {
         router.get("/metrics") { _, _ in self.prometheus() }
         router.get("/openapi.json") { _, _ in try self.openAPI() }
 
+        // The console: its page and assets, and the session it signs in with.
+        router.get("/") { _, _ in try ConsoleAssets.response("index.html") }
+        router.get("/console/:file") { _, context in try ConsoleAssets.response(context.parameters.require("file")) }
+        router.post("/v1/session") { request, _ in try await self.withStoreDeadline { try await self.signIn(request) } }
+        router.get("/v1/session") { request, _ in try await self.withStoreDeadline { try await self.currentSession(request) } }
+        router.delete("/v1/session") { request, _ in try await self.withStoreDeadline { try await self.signOut(request) } }
+        router.post("/v1/lint") { request, _ in try await self.withStoreDeadline { try await self.lint(request) } }
+
         router.post("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.createApp(request) } }
         router.get("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.listApps(request) } }
         router.get("/v1/apps/:app") { request, context in try await self.withStoreDeadline { try await self.showApp(request, id: context.parameters.require("app")) } }

@@ -80,8 +80,9 @@ struct SendRequest: Codable, Sendable, Hashable {
         .fileProvider: "a fileprovider push goes to a File Provider extension's PushKit token, which apps do not register here",
     ]
 
-    /// The message to store: every variant built, linted and serialized once.
-    func outgoing(app: StoredApp, linter: PayloadLinter) throws(APIError) -> (OutgoingMessage, [DiagnosticView]) {
+    /// The message to store: every variant built, linted and serialized once. A payload with
+    /// lint errors is refused (422) unless `refusing` is false (a dry run), which returns them.
+    func outgoing(app: StoredApp, linter: PayloadLinter, refusing: Bool = true) throws(APIError) -> (OutgoingMessage, [DiagnosticView]) {
         let fallback = try Self.payload(Content(payload: payload, message: message), field: "")
         let pushType = pushType.map(PushType.init(rawValue:)) ?? PushType.inferred(from: fallback)
         guard pushType.isKnown else {
@@ -110,7 +111,7 @@ struct SendRequest: Codable, Sendable, Hashable {
         func check(_ payload: Payload, field: String) throws(APIError) {
             let found = linter.lint(payload: payload.serialized, headers: headers.fields())
             let views = found.map { DiagnosticView($0, variant: field.isEmpty ? nil : field) }
-            if found.hasErrors {
+            if found.hasErrors && refusing {
                 var error = APIError(.unprocessableContent, code: "payload_rejected", "the payload\(field.isEmpty ? "" : " for \(field)") would be refused by APNs")
                 error.diagnostics = views
                 throw error
@@ -196,6 +197,9 @@ public struct DiagnosticView: Encodable, Sendable, Hashable {
     var header: String?
     var fix: String?
     var variant: String?
+    /// 1-based, for JSON syntax errors.
+    var line: Int?
+    var column: Int?
 
     init(_ diagnostic: Diagnostic, variant: String?) {
         code = diagnostic.code.rawValue
@@ -204,6 +208,8 @@ public struct DiagnosticView: Encodable, Sendable, Hashable {
         path = diagnostic.path
         header = diagnostic.header
         fix = diagnostic.fix
+        line = diagnostic.line
+        column = diagnostic.column
         self.variant = variant
     }
 }

@@ -5,23 +5,8 @@ import Foundation
 /// ``HeraldServer`` is in it and nothing else, and that its schemas have the fields the
 /// server's Codable types read and write.
 enum OpenAPIDocument {
-    /// The folder SwiftPM copies the resource into, beside the `herald` binary.
-    static let resourceFolder = "Herald_HeraldServer.resources"
-
     /// The document, read once; nil when this build has lost its resources (the binary was
-    /// copied without its resource folder). Read without `Bundle.module`, whose accessor stops
-    /// the process when the folder is missing.
-    static let json: String? = {
-        var candidates = [Bundle.main.bundleURL.appendingPathComponent(resourceFolder)]
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(resourceFolder))
-        }
-        for folder in candidates {
-            let file = folder.appendingPathComponent("openapi.json")
-            if let text = try? String(contentsOf: file, encoding: .utf8) { return text }
-        }
-        // A build run from its checkout (tests, `swift run`): the source file itself.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("openapi.json")
-        return try? String(contentsOf: source, encoding: .utf8)
-    }()
+    /// copied without its resource folder).
+    static let json: String? = ServerResources.data(bundlePath: "openapi.json", sourcePath: "OpenAPI/openapi.json")
+        .map { String(decoding: $0, as: UTF8.self) }
 }

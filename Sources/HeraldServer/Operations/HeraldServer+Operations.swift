@@ -79,7 +79,7 @@ extension HeraldServer {
         guard let document = OpenAPIDocument.json else {
             throw APIError(
                 .internalServerError, code: "openapi_missing",
-                "this build has no openapi.json: the \(OpenAPIDocument.resourceFolder) folder must stay beside the herald binary"
+                "this build has no openapi.json: the \(ServerResources.folderName) folder must stay beside the herald binary"
             )
         }
         return Response(

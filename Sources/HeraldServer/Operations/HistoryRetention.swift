@@ -8,7 +8,8 @@ import ServiceLifecycle
 /// ``RetentionPolicy/interval``: what deleted apps left behind, notifications older than the
 /// ``RetentionPolicy`` allows with their deliveries, and (every
 /// ``RetentionPolicy/deviceSweepInterval``) each device's deliveries beyond
-/// ``RetentionPolicy/perDevice``. A store that fails is tried again at the next interval.
+/// ``RetentionPolicy/perDevice``; and console sessions that ended. A store that fails is tried
+/// again at the next interval.
 final class HistoryRetention: Service, Sendable {
     private let store: any HeraldStore
     private let policy: RetentionPolicy
@@ -30,6 +31,7 @@ final class HistoryRetention: Service, Sendable {
             do {
                 try await purgeDeletedApps()
                 try await purgeOld()
+                _ = try await store.purgeSessions(now: clock.now)
                 if policy.perDevice != nil, lastSweep.map({ ContinuousClock.now - $0 >= policy.deviceSweepInterval }) ?? true {
                     lastSweep = .now
                     try await capDevices()

@@ -78,5 +78,10 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS rate_buckets (app_id TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)",
         // Apps deleted whose devices, notifications and deliveries are still being deleted.
         "CREATE TABLE IF NOT EXISTS deleted_apps (id TEXT PRIMARY KEY, deleted_at DOUBLE PRECISION NOT NULL)",
+        // Browsers signed in to the console, by the SHA-256 of their cookie's secret.
+        """
+        CREATE TABLE IF NOT EXISTS console_sessions (
+            secret_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL)
+        """,
     ]
 }

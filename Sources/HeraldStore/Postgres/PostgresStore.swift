@@ -236,6 +236,39 @@ public final class PostgresStore: HeraldStore {
         try await changes("DELETE FROM api_keys WHERE id = $1 AND app_id IS NOT DISTINCT FROM $2 RETURNING 1", [.text(id), .text(appID)]) > 0
     }
 
+    public func insertSession(_ session: ConsoleSession) async throws {
+        _ = try await rows(
+            "INSERT INTO console_sessions (secret_hash, key_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+            [.text(session.secretHash), .text(session.keyID), .double(session.createdAt.timeIntervalSince1970), .double(session.expiresAt.timeIntervalSince1970)]
+        )
+    }
+
+    public func session(secretHash: String, now: Date) async throws -> (session: ConsoleSession, key: StoredAPIKey)? {
+        guard let row = try await rows(
+            """
+            SELECT k.id, k.app_id, k.secret_hash, k.created_at, s.created_at, s.expires_at FROM console_sessions s
+            JOIN api_keys k ON k.id = s.key_id WHERE s.secret_hash = $1 AND s.expires_at > $2
+            """,
+            [.text(secretHash), .double(now.timeIntervalSince1970)]
+        ).first else { return nil }
+        let (id, appID, hash, keyCreated, created, expires) = try row.decode((String, String?, String, Double, Double, Double).self)
+        let key = StoredAPIKey(id: id, appID: appID, secretHash: hash, createdAt: Date(timeIntervalSince1970: keyCreated))
+        return (ConsoleSession(
+            secretHash: secretHash, keyID: id, createdAt: Date(timeIntervalSince1970: created), expiresAt: Date(timeIntervalSince1970: expires)
+        ), key)
+    }
+
+    public func deleteSession(secretHash: String) async throws {
+        _ = try await rows("DELETE FROM console_sessions WHERE secret_hash = $1", [.text(secretHash)])
+    }
+
+    public func purgeSessions(now: Date) async throws -> Int {
+        try await changes(
+            "DELETE FROM console_sessions WHERE expires_at <= $1 OR key_id NOT IN (SELECT id FROM api_keys) RETURNING 1",
+            [.double(now.timeIntervalSince1970)]
+        )
+    }
+
     private static func key(from row: PostgresRow) throws -> StoredAPIKey {
         let (id, appID, hash, created) = try row.decode((String, String?, String, Double).self)
         return StoredAPIKey(id: id, appID: appID, secretHash: hash, createdAt: Date(timeIntervalSince1970: created))

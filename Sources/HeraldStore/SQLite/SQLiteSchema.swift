@@ -14,8 +14,8 @@ enum SQLiteSchema {
     /// `retry_at` (when a delivery that failed for a passing reason is due again) nor the
     /// webhook outbox; version 3 had no `encryption_key` for devices; version 4 had no
     /// `cancelled_at` for notifications nor their time indexes (lists and retention), nor
-    /// `deleted_apps`.
-    static let version = 5
+    /// `deleted_apps`; version 5 had no `console_sessions`.
+    static let version = 6
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
@@ -72,6 +72,11 @@ enum SQLiteSchema {
         "CREATE TABLE IF NOT EXISTS health_checks (node TEXT PRIMARY KEY, checked_at REAL NOT NULL)",
         // Apps deleted whose devices, notifications and deliveries are still being deleted.
         "CREATE TABLE IF NOT EXISTS deleted_apps (id TEXT PRIMARY KEY, deleted_at REAL NOT NULL)",
+        // Browsers signed in to the console, by the SHA-256 of their cookie's secret.
+        """
+        CREATE TABLE IF NOT EXISTS console_sessions (
+            secret_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL, created_at REAL NOT NULL, expires_at REAL NOT NULL)
+        """,
     ]
 
     /// Brings the file to the current layout (in the caller's transaction): creates what is

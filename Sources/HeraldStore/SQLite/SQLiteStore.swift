@@ -187,6 +187,47 @@ public final class SQLiteStore: HeraldStore {
         }
     }
 
+    public func insertSession(_ session: ConsoleSession) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO console_sessions (secret_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [session.secretHash, session.keyID, session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970]
+            )
+        }
+    }
+
+    public func session(secretHash: String, now: Date) async throws -> (session: ConsoleSession, key: StoredAPIKey)? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT k.id, k.app_id, k.secret_hash, k.created_at, s.created_at, s.expires_at FROM console_sessions s
+                    JOIN api_keys k ON k.id = s.key_id WHERE s.secret_hash = ? AND s.expires_at > ?
+                    """,
+                arguments: [secretHash, now.timeIntervalSince1970]
+            ).map { row in
+                let key = Self.key(from: row)
+                return (ConsoleSession(
+                    secretHash: secretHash, keyID: key.id, createdAt: Date(timeIntervalSince1970: row[4]), expiresAt: Date(timeIntervalSince1970: row[5])
+                ), key)
+            }
+        }
+    }
+
+    public func deleteSession(secretHash: String) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM console_sessions WHERE secret_hash = ?", arguments: [secretHash]) }
+    }
+
+    public func purgeSessions(now: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM console_sessions WHERE expires_at <= ? OR key_id NOT IN (SELECT id FROM api_keys)",
+                arguments: [now.timeIntervalSince1970]
+            )
+            return db.changesCount
+        }
+    }
+
     private static func key(from row: Row) -> StoredAPIKey {
         StoredAPIKey(id: row[0], appID: row[1], secretHash: row[2], createdAt: Date(timeIntervalSince1970: row[3]))
     }

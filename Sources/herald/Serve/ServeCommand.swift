@@ -143,7 +143,10 @@ struct ServeCommand: AsyncParsableCommand {
                 "in-process sandbox on 127.0.0.1:\(sandbox.port)" + (sandbox.adminPort.map { ", its admin API on http://127.0.0.1:\($0)" } ?? "")
             } else { apnsURL.map { "apps without credentials send to \($0)" } ?? "no sandbox" }
         try await server.run { port in
-            FileHandle.standardOutput.write(Data("herald serve listening on \(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(port) (store: \(storeName); \(sandboxLine))\n".utf8))
+            let scheme = configuration.tls == nil ? "http" : "https"
+            FileHandle.standardOutput.write(Data("herald serve listening on \(scheme)://\(configuration.host):\(port) (store: \(storeName); \(sandboxLine))\n".utf8))
+            let host = ["0.0.0.0", "::", "127.0.0.1", "::1"].contains(configuration.host) ? "localhost" : configuration.host
+            FileHandle.standardOutput.write(Data("Console: \(scheme)://\(host):\(port)/ (sign in with the admin key)\n".utf8))
         }
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import HeraldServer
+
+/// The console's sign-in: a session cookie (HttpOnly, SameSite=Strict) for an API key, its CSRF
+/// token on every call that changes something, same-origin only, signing out and revoking the
+/// key end it; an admin session names its app in Herald-App.
+@Suite struct ConsoleSessionTests {
+    @Test("sign-in sets an HttpOnly SameSite cookie; calls need the CSRF token; sign-out and revocation end the session")
+    func sessions() async throws {
+        let test = try await TestServer.make()
+        let admin = test.admin
+        try await test.run { api in
+            let unknown = try await api.call(.post, "/v1/session", json: ["key": "hk_app_nothing"])
+            #expect(unknown.status == 401 && unknown.errorCode == "unknown_key", "\(unknown.text)")
+            let typo = try await api.call(.post, "/v1/session", json: ["key": admin, "keys": "x"])
+            #expect(typo.status == 400 && typo.errorMessage.contains("keys"), "\(typo.text)")
+
+            let app = try await api.createApp(admin: admin)
+            let signedIn = try await api.call(.post, "/v1/session", json: ["key": app.key])
+            #expect(signedIn.status == 201, "\(signedIn.text)")
+            let cookie = try #require(signedIn.headers[.setCookie])
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"), "\(cookie)")
+            #expect(!cookie.contains(app.key), "the cookie holds a session secret, not the key")
+            let session = String(try #require(cookie.split(separator: ";").first))
+            let csrf = try #require(signedIn["csrfToken"] as? String)
+            #expect(signedIn["app"] as? String == app.id && signedIn["admin"] as? Bool == false)
+            #expect(!signedIn.text.contains(app.key) && !signedIn.text.contains(session.dropFirst("herald_session=".count)))
+
+            var withCookie = HTTPFields()
+            withCookie[.cookie] = session
+            let current = try await api.call(.get, "/v1/session", headers: withCookie)
+            #expect(current.status == 200 && current["csrfToken"] as? String == csrf)
+            // Reading needs only the cookie.
+            #expect(try await api.call(.get, "/v1/devices", headers: withCookie).status == 200)
+            // Changing something needs the CSRF token too.
+            let register = ["environment": "development"]
+            let forged = try await api.call(.put, "/v1/devices/\(token(1))", json: register, headers: withCookie)
+            #expect(forged.status == 403 && forged.errorCode == "csrf_token_missing", "\(forged.text)")
+            var wrongToken = withCookie
+            wrongToken[ConsoleSessions.csrfHeader] = String(csrf.reversed())
+            #expect(try await api.call(.put, "/v1/devices/\(token(1))", json: register, headers: wrongToken).status == 403)
+            var withToken = withCookie
+            withToken[ConsoleSessions.csrfHeader] = csrf
+            #expect(try await api.call(.put, "/v1/devices/\(token(1))", json: register, headers: withToken).status == 201)
+            // Another site's page, even with the token, is refused by its Origin.
+            var crossSite = withToken
+            crossSite[.origin] = "https://evil.example"
+            let crossed = try await api.call(.put, "/v1/devices/\(token(2))", json: register, headers: crossSite)
+            #expect(crossed.status == 403 && crossed.errorCode == "cross_origin", "\(crossed.text)")
+            // An app key's session acts for its app only.
+            let otherApp = try await api.createApp(admin: admin, bundleID: "com.example.other")
+            #expect([403, 404].contains(try await api.call(.get, "/v1/apps/\(otherApp.id)", headers: withCookie).status))
+
+            // Signing out needs the token, then ends the session everywhere.
+            #expect(try await api.call(.delete, "/v1/session", headers: withCookie).status == 403)
+            let out = try await api.call(.delete, "/v1/session", headers: withToken)
+            #expect(out.status == 204 && (out.headers[.setCookie] ?? "").contains("Max-Age=0"))
+            let after = try await api.call(.get, "/v1/devices", headers: withCookie)
+            #expect(after.status == 401 && after.errorCode == "session_ended", "\(after.text)")
+
+            // An admin session names its app in Herald-App; revoking its key ends it.
+            let adminKey = try await api.call(.post, "/v1/admin/keys", key: admin, json: [String: Any]())
+            let second = try #require(adminKey["secret"] as? String)
+            let secondID = try #require(adminKey["id"] as? String)
+            let adminSession = try await api.call(.post, "/v1/session", json: ["key": second])
+            var adminCookie = HTTPFields()
+            adminCookie[.cookie] = String(try #require(adminSession.headers[.setCookie]?.split(separator: ";").first))
+            let noApp = try await api.call(.get, "/v1/devices", headers: adminCookie)
+            #expect(noApp.status == 403 && noApp.errorMessage.contains("Herald-App"), "\(noApp.text)")
+            var named = adminCookie
+            named[APIKeys.appHeader] = app.id
+            let devices = try await api.call(.get, "/v1/devices", headers: named)
+            #expect(devices.status == 200 && (devices["devices"] as? [Any])?.count == 1, "\(devices.text)")
+            named[APIKeys.appHeader] = "app_missing"
+            #expect(try await api.call(.get, "/v1/devices", headers: named).status == 404)
+            #expect(try await api.call(.delete, "/v1/admin/keys/\(secondID)", key: admin).status == 204)
+            #expect(try await api.call(.get, "/v1/session", headers: adminCookie).status == 401)
+        }
+    }
+
+    @Test("POST /v1/lint: diagnostics with their path and fix, a syntax error's line and column, nothing sent")
+    func lint() async throws {
+        let test = try await TestServer.make()
+        try await test.run { api in
+            let app = try await api.createApp(admin: test.admin)
+            let broken = try await api.call(.post, "/v1/lint", key: app.key, json: ["payloadText": "{\n  \"aps\": {\"alert\": \"Hi\",}\n}"])
+            #expect(broken.status == 200, "\(broken.text)")
+            let syntax = try #require((broken["diagnostics"] as? [[String: Any]])?.first)
+            #expect(syntax["severity"] as? String == "error" && syntax["line"] as? Int == 2, "\(broken.text)")
+            #expect(broken["errors"] as? Int == 1 && broken["payload"] == nil)
+
+            let background = try await api.call(.post, "/v1/lint", key: app.key, json: ["payload": ["aps": ["content-available": 1]], "priority": 10])
+            #expect(background.status == 200, "\(background.text)")
+            let found = try #require(background["diagnostics"] as? [[String: Any]])
+            #expect(found.contains { $0["header"] as? String == "apns-priority" && $0["fix"] != nil }, "\(background.text)")
+            #expect(background["pushType"] as? String == "background" && background["topic"] as? String == "com.example.demo")
+
+            let fine = try await api.call(.post, "/v1/lint", key: app.key, json: ["message": ["title": "Hello", "body": "World"]])
+            #expect(fine["errors"] as? Int == 0 && (fine["payload"] as? String)?.contains("Hello") == true, "\(fine.text)")
+            // The admin key lints without an app (a stand-in topic).
+            #expect(try await api.call(.post, "/v1/lint", key: test.admin, json: ["message": ["body": "x"]]).status == 200)
+            let unknown = try await api.call(.post, "/v1/lint", key: app.key, json: ["mesage": ["body": "x"]])
+            #expect(unknown.status == 400 && unknown.errorMessage.contains("mesage"), "\(unknown.text)")
+            // Nothing was sent.
+            let list = try await api.call(.get, "/v1/notifications", key: app.key)
+            #expect((list["notifications"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("the console's page and files are served with a content security policy; nothing else is")
+    func assets() async throws {
+        let test = try await TestServer.make()
+        try await test.run { api in
+            let page = try await api.call(.get, "/")
+            #expect(page.status == 200 && page.text.contains("/console/console.js"))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            for file in ["console.js", "console.css", "icon.svg"] {
+                #expect(try await api.call(.get, "/console/\(file)").status == 200, "\(file)")
+            }
+            #expect(try await api.call(.get, "/console/..%2FHeraldServer.swift").status == 404)
+            #expect(try await api.call(.get, "/console/secrets.txt").status == 404)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HeraldCore
+import Testing
+
+/// The console used as a new user does, in a real headless Chromium (WebDriver): sign in with the
+/// admin key `herald serve` printed, create an app, see its device, compose a payload with a lint
+/// error shown inline, fix it, send it to the in-process sandbox and see the delivery report.
+/// Screenshots of each page go to `.build/console-screenshots/`.
+@Suite(.serialized, .enabled(if: WebDriver.missing == nil, "needs Debian's chromium and chromium-driver (.ci/run installs them)"))
+struct ConsoleBrowserTests {
+    static let screenshots = HeraldCLI.repository.appendingPathComponent(".build/console-screenshots")
+
+    @Test func aNewUserSignsInCreatesAnAppAndSendsFromCompose() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-console-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await ServeProcess.start(["--database", folder.appendingPathComponent("herald.sqlite").path, "--sandbox-admin-port", "0"])
+        defer { server.process.stop() }
+        let admin = try #require(server.adminKey)
+        let sandboxAdmin = try await server.process.port(after: "its admin API on http://127.0.0.1:")
+        let browser = try await WebDriver.start()
+        do {
+            try await walkThrough(browser, server: server, admin: admin, sandboxAdmin: sandboxAdmin)
+        } catch {
+            try? await browser.screenshot(to: Self.screenshots.appendingPathComponent("failure.png").path)
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+        #expect(await server.process.terminate() == 0)
+    }
+
+    func walkThrough(_ browser: WebDriver, server: ServeProcess, admin: String, sandboxAdmin: Int) async throws {
+        let base = "http://127.0.0.1:\(server.port)"
+        func shot(_ name: String) async throws {
+            try await browser.screenshot(to: Self.screenshots.appendingPathComponent("\(name).png").path)
+        }
+
+        // Sign in: a wrong key is said to be wrong; the admin key gets in.
+        try await browser.go(base + "/")
+        try await browser.type("input[name=key]", "hk_admin_wrong")
+        try await browser.click("form.signin button[type=submit]")
+        try await browser.waitForText("form.signin p[role=alert]") { $0.contains("no such API key") }
+        try await browser.type("input[name=key]", admin)
+        try await shot("01-sign-in")
+        try await browser.click("form.signin button[type=submit]")
+        try await browser.waitForText("main h1") { $0 == "Apps" }
+        try await browser.waitForText("main .empty") { $0.contains("No apps yet") }
+        try await shot("02-apps-empty")
+        // The key is nowhere a script could read it.
+        let storage = try await browser.script("return document.cookie + JSON.stringify(localStorage) + JSON.stringify(sessionStorage)")
+        #expect(storage.stringValue?.contains("hk_") == false, "\(storage)")
+
+        // Create an app; its key is shown once.
+        try await browser.type("input[name=name]", "Demo")
+        try await browser.type("input[name=bundleId]", "com.qishare.demo")
+        try await browser.click("main form button.primary")
+        let appKey = try await browser.waitForText("[data-secret]") { $0.hasPrefix("hk_app_") }
+        try await browser.waitForText("main table") { $0.contains("com.qishare.demo") }
+        try await shot("03-app-created")
+
+        // The app registers its device, as an app does on launch.
+        let token = String(repeating: "ab", count: 32)
+        try await server.call("PUT", "/v1/devices/\(token)", key: appKey, body: #"{"environment": "development", "userId": "alice", "tags": ["news"]}"#, expect: 201)
+        try await browser.go(base + "/#/devices")
+        try await browser.waitForText("main table") { $0.contains(String(token.prefix(16))) }
+        try await shot("04-devices")
+
+        // Compose: a payload with a syntax error is flagged under the editor, with its line.
+        try await browser.go(base + "/#/compose")
+        try await browser.waitForText("#lint-summary") { $0.contains("No problems") || $0.contains("No errors") }
+        try await browser.type("textarea[name=targetValues]", token)
+        try await browser.click("button[aria-controls=pane-json]")
+        try await browser.type("textarea[name=payloadText]", "{\n  \"aps\": {\"alert\": {\"title\": \"Hello\", \"body\": \"From the console\"},}\n}")
+        try await browser.waitForText("#lint-summary") { $0.contains("error") }
+        let inline = try await browser.text("[id$=-problem].inline-error:not(:empty)")
+        #expect(inline.contains("line 2"), "\(inline)")
+        #expect(try await browser.attribute("textarea[name=payloadText]", "aria-invalid") == "true")
+        #expect(try await browser.attribute("#send", "disabled") != nil)
+        try await shot("05-compose-lint-error")
+
+        // Fixed, with an image for the service extension: no errors, and it goes out.
+        let payload = #"{"aps": {"alert": {"title": "Hello", "body": "From the console"}, "mutable-content": 1, "category": "QiShareCategoryIdentifier"}, "media": {"url": "https://example.com/logo.png", "type": "image"}}"#
+        try await browser.type("textarea[name=payloadText]", payload)
+        try await browser.waitForText("#lint-summary") { !$0.contains("error") && !$0.contains("Checking") }
+        #expect(try await browser.attribute("textarea[name=payloadText]", "aria-invalid") == nil)
+        #expect(try await browser.text("#curl").contains("/v1/notifications"))
+        #expect(try await browser.text("#herald-send").contains("herald send"))
+        try await shot("06-compose")
+        try await browser.click("#send")
+
+        // The notification's report: sent to the one device, with its apns-id.
+        try await browser.waitForText("[data-count=sent]") { $0 == "1" }
+        try await browser.waitForText("main h1") { $0.contains("finished") }
+        try await browser.waitForText("main table") { $0.contains("sent") }
+        try await shot("07-notification")
+        let received = try await exchange(method: .GET, host: "127.0.0.1", port: sandboxAdmin, path: "/devices/\(token)/notifications", body: [])
+        let notifications = try #require(try JSONValue(parsing: received.body).arrayValue)
+        #expect(notifications.count == 1)
+        let sent = try JSONValue(parsing: try #require(notifications.first?["payload"]?.stringValue))
+        #expect(sent["media"]?["url"]?.stringValue == "https://example.com/logo.png")
+
+        try await browser.go(base + "/#/notifications")
+        try await browser.waitForText("main table") { $0.contains("finished") }
+        try await shot("08-notifications")
+        try await browser.go(base + "/#/schedules")
+        try await browser.waitForText("main .empty") { $0.contains("No schedules") }
+        try await shot("09-schedules")
+
+        // Phone width: the same page, one column.
+        try await browser.resize(width: 390, height: 844)
+        try await browser.go(base + "/#/compose")
+        try await browser.waitForText("#lint-summary") { !$0.contains("Checking") }
+        try await shot("10-compose-phone")
+        try await browser.resize(width: 1280, height: 800)
+
+        // Signing out ends the session: a reload shows the sign-in page again.
+        try await browser.click("#sign-out")
+        try await browser.waitForText("form.signin p[role=alert]") { $0.contains("Signed out") }
+        try await browser.go(base + "/")
+        try await browser.element("form.signin input[name=key]")
+    }
+}
