@@ -19,3 +19,12 @@ extension Sandbox {
     /// Where an APNs client reaches it (`https://127.0.0.1:PORT`, or `http://` without TLS).
     public var url: String { "\(certificatePath == nil ? "http" : "https")://127.0.0.1:\(port)" }
 }
+
+extension Sandbox {
+    /// One call of the admin API (see ``AdminRouter``'s table) made in-process, as the App
+    /// Server's console makes it: the status and the JSON body it answers.
+    public func administer(method: String, uri: String, body: [UInt8]) -> (status: Int, body: [UInt8]) {
+        let answer = AdminRouter(state: state).route(method: method, uri: uri, body: body)
+        return (answer.status, answer.body)
+    }
+}

@@ -72,6 +72,11 @@ public struct ServerConfiguration: Sendable {
     /// store is slow to write, at the price of more duplicates after a crash.
     public var sendWindow: Int?
     public var sandbox: SandboxRoute
+    /// The in-process sandbox's admin API, for the console's Sandbox page (`/v1/sandbox/…`);
+    /// `nil` when the server runs none.
+    public var sandboxAdministration: (any SandboxAdministration)?
+    /// The simulated iPhones the console adds (`/v1/phones`); `nil` when the server runs none.
+    public var phones: (any SimulatedPhones)?
     /// How often the scheduler looks for due schedules.
     public var schedulerInterval: Duration
     /// `wait=true` answers for audiences up to this size, within `waitTimeout`.

@@ -18,6 +18,11 @@ import Testing
             #expect(typo.status == 400 && typo.errorMessage.contains("keys"), "\(typo.text)")
 
             let app = try await api.createApp(admin: admin)
+            // Another site's form can post text, not JSON.
+            var plain = HTTPFields()
+            plain[.contentType] = "text/plain"
+            let form = try await api.call(.post, "/v1/session", raw: #"{"key": "\#(app.key)"}"#, headers: plain)
+            #expect(form.status == 415 && form.headers[.setCookie] == nil, "\(form.text)")
             let signedIn = try await api.call(.post, "/v1/session", json: ["key": app.key])
             #expect(signedIn.status == 201, "\(signedIn.text)")
             let cookie = try #require(signedIn.headers[.setCookie])
@@ -49,12 +54,26 @@ import Testing
             crossSite[.origin] = "https://evil.example"
             let crossed = try await api.call(.put, "/v1/devices/\(token(2))", json: register, headers: crossSite)
             #expect(crossed.status == 403 && crossed.errorCode == "cross_origin", "\(crossed.text)")
-            // An app key's session acts for its app only.
+            // A proxy's Basic auth beside the cookie does not hide the session.
+            var basic = withToken
+            basic[.authorization] = "Basic dXNlcjpwYXNz"
+            #expect(try await api.call(.get, "/v1/devices", headers: basic).status == 200)
+            // Behind a proxy that says which host it forwarded, that host is this server's origin.
+            var proxied = withToken
+            proxied[.origin] = "https://herald.example"
+            proxied[ConsoleSessions.forwardedHost] = "herald.example"
+            #expect(try await api.call(.put, "/v1/devices/\(token(3))", json: register, headers: proxied).status == 201)
+            // An app key's session acts for its app only, whatever Herald-App says.
+            var otherNamed = withToken
+            otherNamed[APIKeys.appHeader] = "app_someone_else"
+            #expect(try await api.call(.get, "/v1/devices", headers: otherNamed).status == 403)
             let otherApp = try await api.createApp(admin: admin, bundleID: "com.example.other")
             #expect([403, 404].contains(try await api.call(.get, "/v1/apps/\(otherApp.id)", headers: withCookie).status))
 
-            // Signing out needs the token, then ends the session everywhere.
-            #expect(try await api.call(.delete, "/v1/session", headers: withCookie).status == 403)
+            // Signing out needs the token to end the session; the cookie is cleared either way.
+            let forgedOut = try await api.call(.delete, "/v1/session", headers: withCookie)
+            #expect(forgedOut.status == 403 && (forgedOut.headers[.setCookie] ?? "").contains("Max-Age=0"))
+            #expect(try await api.call(.get, "/v1/session", headers: withCookie).status == 200)
             let out = try await api.call(.delete, "/v1/session", headers: withToken)
             #expect(out.status == 204 && (out.headers[.setCookie] ?? "").contains("Max-Age=0"))
             let after = try await api.call(.get, "/v1/devices", headers: withCookie)
@@ -72,7 +91,7 @@ import Testing
             var named = adminCookie
             named[APIKeys.appHeader] = app.id
             let devices = try await api.call(.get, "/v1/devices", headers: named)
-            #expect(devices.status == 200 && (devices["devices"] as? [Any])?.count == 1, "\(devices.text)")
+            #expect(devices.status == 200 && (devices["devices"] as? [Any])?.count == 2, "\(devices.text)")
             named[APIKeys.appHeader] = "app_missing"
             #expect(try await api.call(.get, "/v1/devices", headers: named).status == 404)
             #expect(try await api.call(.delete, "/v1/admin/keys/\(secondID)", key: admin).status == 204)
@@ -103,9 +122,44 @@ import Testing
             #expect(try await api.call(.post, "/v1/lint", key: test.admin, json: ["message": ["body": "x"]]).status == 200)
             let unknown = try await api.call(.post, "/v1/lint", key: app.key, json: ["mesage": ["body": "x"]])
             #expect(unknown.status == 400 && unknown.errorMessage.contains("mesage"), "\(unknown.text)")
+            // An expiration beyond what an integer holds is a 400, not a stopped process.
+            for path in ["/v1/lint", "/v1/notifications"] {
+                let far = try await api.call(.post, path, key: app.key, json: ["to": ["all": true], "message": ["body": "x"], "expiration": Int64.max].filter { path == "/v1/notifications" || $0.key != "to" })
+                #expect(far.status == 400 && far.errorMessage.contains("expiration"), "\(path): \(far.text)")
+            }
+            #expect(try await api.call(.get, "/health").status == 200)
             // Nothing was sent.
             let list = try await api.call(.get, "/v1/notifications", key: app.key)
             #expect((list["notifications"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("/v1/sandbox: the in-process sandbox's devices, received notifications, faults and counters, for the admin only")
+    func sandbox() async throws {
+        let test = try await TestServer.make()
+        try await test.run { api in
+            let app = try await api.createApp(admin: test.admin)
+            try await api.call(.put, "/v1/devices/\(token(5))", key: app.key, json: ["environment": "development"])
+            let sent = try await api.call(.post, "/v1/notifications?wait=true", key: app.key, json: ["to": ["tokens": [token(5)]], "message": ["body": "hi"]])
+            #expect(sent.status == 200, "\(sent.text)")
+            #expect(try await api.call(.get, "/v1/sandbox/devices", key: app.key).status == 403)
+            let devices = try await api.call(.get, "/v1/sandbox/devices", key: test.admin)
+            #expect(devices.status == 200 && devices.text.contains(token(5)), "\(devices.text)")
+            let received = try await api.call(.get, "/v1/sandbox/devices/\(token(5))/notifications", key: test.admin)
+            #expect(received.status == 200 && received.text.contains("hi"), "\(received.text)")
+            #expect(try await api.call(.get, "/v1/sandbox/devices/zz..%2F", key: test.admin).status == 400)
+            let faults = try await api.call(.put, "/v1/sandbox/faults", key: test.admin, json: ["rates": ["503": 0.5], "latencyMilliseconds": 5])
+            #expect(faults.status == 200, "\(faults.text)")
+            let typo = try await api.call(.put, "/v1/sandbox/faults", key: test.admin, json: ["latency": 5])
+            #expect(typo.status == 400 && typo.text.contains("latencyMilliseconds"), "\(typo.text)")
+            #expect(try await api.call(.delete, "/v1/sandbox/faults", key: test.admin).status == 200)
+            // Unregistered in the sandbox: the next send gets 410 and the App Server marks the token.
+            #expect(try await api.call(.delete, "/v1/sandbox/devices/\(token(5))", key: test.admin).status == 200)
+            let again = try await api.call(.post, "/v1/notifications?wait=true", key: app.key, json: ["to": ["tokens": [token(5)]], "message": ["body": "again"]])
+            #expect((again["report"] as? [String: Any])?["failed"] as? Int == 1, "\(again.text)")
+            let device = try await api.call(.get, "/v1/devices/\(token(5))", key: app.key)
+            #expect(device["state"] as? String == "unregistered", "\(device.text)")
+            #expect(try await api.call(.get, "/v1/sandbox/counters", key: test.admin).status == 200)
         }
     }
 

@@ -122,6 +122,16 @@ struct OpenAPISchemaTests {
             LintView(diagnostics: [diagnosticWithHeader], errors: 1, warnings: 1, payload: "{}", pushType: "alert", priority: 10, topic: "com.a"),
             against: "LintResult"
         )
+        let phone = PhoneState(
+            id: "phone_1", token: "ab", bundleId: "com.a", appName: "A", environment: "development", locked: false, badge: 1,
+            notifications: [PhoneNotification(
+                identifier: "n", title: "t", subtitle: "s", body: "b", category: "c", attachments: 1,
+                actions: [PhoneAction(id: "a", title: "A", destructive: true, textButton: "Send", textPlaceholder: "…")], svg: "<svg/>"
+            )],
+            transcript: ["received"]
+        )
+        try check(phone, against: "Phone")
+        try check(PhoneList(phones: [phone]), against: "PhoneList")
         try check(SessionView(csrfToken: "t", app: "a1", admin: false, keyId: "key_1", expiresAt: now), against: "Session")
         try check(
             SendView(
@@ -161,6 +171,7 @@ struct OpenAPISchemaTests {
             ("DeviceInput", DeviceInput.self), ("BulkDeviceInput", BulkDeviceInput.self), ("SendRequest", SendRequest.self), ("AppInput", AppInput.self),
             ("ScheduleInput", ScheduleInput.self), ("Message", SendRequest.MessageFields.self), ("Content", SendRequest.Content.self),
             ("Credential", AppInput.CredentialInput.self), ("SessionInput", SessionInput.self), ("LintRequest", LintRequest.self),
+            ("PhoneInput", PhoneInput.self), ("TapInput", TapInput.self),
         ]
         for (name, type) in pairs {
             let documented = Set((try schema(name)["properties"] as? [String: Any] ?? [:]).keys)

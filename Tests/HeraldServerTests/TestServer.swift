@@ -31,6 +31,7 @@ struct TestServer {
             schedulerInterval: .seconds(3600), waitTimeout: .seconds(20), clock: clock, logger: logger
         )
         configuration.retention = retention
+        configuration.sandboxAdministration = InProcessSandboxAdministration(sandbox: sandbox)
         let server = try await HeraldServer.start(store: store, configuration: configuration, closing: [{ try await sandbox.shutdown() }])
         let admin = try await server.bootstrapAdminKey()!
         return TestServer(server: server, clock: clock, admin: admin, sandbox: sandbox)
@@ -45,6 +46,15 @@ struct TestServer {
             throw error
         }
         try await server.shutdown()
+    }
+}
+
+/// The in-process sandbox's admin API for the console, as `herald serve` wires it.
+struct InProcessSandboxAdministration: SandboxAdministration {
+    let sandbox: Sandbox
+
+    func administer(method: String, uri: String, body: [UInt8]) async -> (status: Int, body: [UInt8]) {
+        sandbox.administer(method: method, uri: uri, body: body)
     }
 }
 

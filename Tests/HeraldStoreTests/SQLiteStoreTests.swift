@@ -138,7 +138,7 @@ struct SQLiteStoreTests {
         #expect(try await store.cancel(appID: "a1", notificationID: sent.id, now: now)?.cancelledAt == now)
         try await store.close()
         let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == 5)
+        #expect(version == 6)
     }
 
     @Test("a file from a newer Herald is refused, and left as it was")
@@ -148,7 +148,7 @@ struct SQLiteStoreTests {
         try await queue.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
         try queue.close()
         let store = try SQLiteStore(path: path)
-        await #expect(throws: StoreError.newerLayout(99, known: 5)) { try await store.migrate() }
+        await #expect(throws: StoreError.newerLayout(99, known: 6)) { try await store.migrate() }
         try await store.close()
         let version = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == 99)

@@ -72,9 +72,8 @@ struct ConsoleBrowserTests {
         try await browser.type("textarea[name=targetValues]", token)
         try await browser.click("button[aria-controls=pane-json]")
         try await browser.type("textarea[name=payloadText]", "{\n  \"aps\": {\"alert\": {\"title\": \"Hello\", \"body\": \"From the console\"},}\n}")
-        try await browser.waitForText("#lint-summary") { $0.contains("error") }
-        let inline = try await browser.text("[id$=-problem].inline-error:not(:empty)")
-        #expect(inline.contains("line 2"), "\(inline)")
+        // Lint runs as one types: wait for the finding about the whole text, under the editor.
+        try await browser.waitForText("[id$=-problem].inline-error:not(:empty)") { $0.contains("line 2") }
         #expect(try await browser.attribute("textarea[name=payloadText]", "aria-invalid") == "true")
         #expect(try await browser.attribute("#send", "disabled") != nil)
         try await shot("05-compose-lint-error")
@@ -103,15 +102,51 @@ struct ConsoleBrowserTests {
         try await browser.go(base + "/#/notifications")
         try await browser.waitForText("main table") { $0.contains("finished") }
         try await shot("08-notifications")
+        // A simulated iPhone running seed 000's app: compose to it, see the banner with the
+        // service extension's title and picture, tap the text action.
+        try await browser.go(base + "/#/iphone")
+        try await browser.waitForText("main .empty") { $0.contains("No simulated iPhone") }
+        try await browser.click("#add-phone")
+        let phoneToken = try await browser.waitForText("[data-phone] [data-token]") { $0.count == 64 }
+        try await browser.click("[data-phone] .actions button")
+        try await browser.waitForText("#lint-summary") { $0.contains("No problems") || $0.contains("No errors") }
+        #expect(try await browser.script("return document.querySelector('textarea[name=targetValues]').value").stringValue == phoneToken)
+        try await browser.click("#send")
+        try await browser.waitForText("[data-count=sent]") { $0 == "1" }
+        try await browser.go(base + "/#/iphone")
+        let banner = try await browser.element("[data-phone] .phone-notification img.banner", timeout: 40)
+        _ = banner
+        let alt = try await browser.attribute("[data-phone] .phone-notification img.banner", "alt") ?? ""
+        #expect(alt.contains("[ServiceExtension modified]") && alt.contains("with a picture"), "\(alt)")
+        try await shot("09-iphone")
+        try await browser.type("[data-phone] input[name=text-ActionD]", "hello from the console")
+        try await browser.click("[data-phone] button[data-action=ActionD]")
+        try await browser.waitForText("[data-phone] .transcript") { $0.contains("ActionD") }
+        try await shot("10-iphone-tapped")
+
         try await browser.go(base + "/#/schedules")
         try await browser.waitForText("main .empty") { $0.contains("No schedules") }
-        try await shot("09-schedules")
+        try await shot("11-schedules")
+
+        // The sandbox: its device, what it received, faults to inject.
+        try await browser.go(base + "/#/sandbox")
+        try await browser.waitForText("main table") { $0.contains(String(token.prefix(16))) && $0.contains("online") }
+        try await browser.click("main table button[aria-label='What \(token) received']")
+        try await browser.waitForText("#sandbox-received table") { $0.contains("From the console") }
+        try await browser.type("main form input[type=number]", "20")
+        try await browser.click("main form button.primary")
+        try await browser.waitForText("#status") { $0.contains("Faults set") }
+        try await shot("12-sandbox")
+        let faults = try await exchange(method: .GET, host: "127.0.0.1", port: sandboxAdmin, path: "/faults", body: [])
+        #expect(String(decoding: faults.body, as: UTF8.self).contains("\"429\":0.2"), "\(String(decoding: faults.body, as: UTF8.self))")
+        try await browser.click("main form button[type=button]")
+        try await browser.waitForText("#status") { $0.contains("No faults") }
 
         // Phone width: the same page, one column.
         try await browser.resize(width: 390, height: 844)
         try await browser.go(base + "/#/compose")
         try await browser.waitForText("#lint-summary") { !$0.contains("Checking") }
-        try await shot("10-compose-phone")
+        try await shot("13-compose-phone-width")
         try await browser.resize(width: 1280, height: 800)
 
         // Signing out ends the session: a reload shows the sign-in page again.

@@ -78,12 +78,16 @@ final class WebDriver: Sendable {
                 ],
             ],
         ]
-        let answer = try await call(port: port, .POST, "/session", capabilities)
-        guard let session = answer["value"]?["sessionId"]?.stringValue else {
+        do {
+            let answer = try await call(port: port, .POST, "/session", capabilities)
+            guard let session = answer["value"]?["sessionId"]?.stringValue else {
+                throw RunningHerald.Failure("chromedriver made no session: \(answer)")
+            }
+            return WebDriver(process: process, port: port, session: session)
+        } catch {
             process.terminate()
-            throw RunningHerald.Failure("chromedriver made no session: \(answer)")
+            throw error
         }
-        return WebDriver(process: process, port: port, session: session)
     }
 
     /// Closes the browser and stops chromedriver.
@@ -181,7 +185,16 @@ final class WebDriver: Sendable {
     private static func call(port: Int, _ method: HTTPMethod, _ path: String, _ body: JSONValue?, acceptErrors: Bool = false) async throws -> JSONValue {
         let bytes = body?.serialized ?? []
         let headers = body == nil ? [] : [(name: "content-type", value: "application/json")]
-        let answer = try await exchange(method: method, host: "127.0.0.1", port: port, path: path, headers: headers, body: bytes)
+        // Every command has a deadline: a browser that hangs fails the test instead of stopping it.
+        let answer = try await withThrowingTaskGroup(of: (status: Int, body: [UInt8])?.self) { group in
+            group.addTask { try await exchange(method: method, host: "127.0.0.1", port: port, path: path, headers: headers, body: bytes) }
+            group.addTask { try await Task.sleep(for: .seconds(60)); return nil }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else {
+                throw RunningHerald.Failure("WebDriver \(method) \(path) did not answer within 60 s")
+            }
+            return answer
+        }
         let json = (try? JSONValue(parsing: answer.body)) ?? .null
         if answer.status >= 400 && !acceptErrors {
             throw RunningHerald.Failure("WebDriver \(method) \(path) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self).prefix(600))")

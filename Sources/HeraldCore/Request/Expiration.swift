@@ -15,8 +15,16 @@ public enum Expiration: Sendable, Hashable, Codable, CustomStringConvertible {
         case .none: nil
         case .immediately: "0"
         // At least 1: "0" means deliver-now-or-never, which a date must never turn into.
-        case .at(let date): String(max(1, Int64(date.timeIntervalSince1970.rounded(.down))))
+        case .at(let date): String(Self.seconds(date))
         }
+    }
+
+    /// The date as whole UNIX seconds, at least 1 and at most `Int64.max` (a date beyond what
+    /// an integer holds must not stop the process).
+    static func seconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, seconds < 9.2e18 else { return seconds.isNaN ? 1 : Int64.max }
+        return max(1, Int64(seconds))
     }
 
     /// Parses a header value: UNIX seconds, `0` meaning ``immediately``; `nil` if not a

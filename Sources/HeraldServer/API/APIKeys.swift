@@ -34,8 +34,9 @@ struct APIKeys: Sendable {
     /// none or an unknown one, 403 when a session's call lacks its CSRF token.
     func caller(of request: Request) async throws -> StoredAPIKey {
         let key: StoredAPIKey
-        if let header = request.headers[.authorization] {
-            guard header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
+        // Only a Bearer header is a key: another scheme (a proxy's Basic auth, which browsers
+        // repeat on every call) leaves the session cookie to say who calls.
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             let secret = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
             guard !secret.isEmpty, let found = try await store.key(secretHash: Self.hash(secret)) else { throw APIError.unauthorized }
             key = found
@@ -50,6 +51,22 @@ struct APIKeys: Sendable {
         return key
     }
 
+    /// The caller and the app it acts on (see ``app(_:)``), the key read once.
+    func callerAndApp(_ request: Request) async throws -> (key: StoredAPIKey, app: String?) {
+        let key = try await caller(of: request)
+        let named = request.headers[Self.appHeader]
+        if let appID = key.appID {
+            if let named, named != appID {
+                throw APIError.forbidden("this key acts for app '\(appID)' only; the Herald-App header names '\(named)'")
+            }
+            return (key, appID)
+        }
+        guard let named else { return (key, nil) }
+        guard try await store.app(id: named) != nil else { throw APIError.notFound("no app '\(named)' (from the Herald-App header)") }
+        RequestTrace.current?.appID = named
+        return (key, named)
+    }
+
     /// The caller, who must hold the admin key.
     func admin(_ request: Request) async throws -> StoredAPIKey {
         let key = try await caller(of: request)
@@ -60,24 +77,18 @@ struct APIKeys: Sendable {
     /// The app the caller acts on: its key's app, or for the admin key the app named in the
     /// `Herald-App` header (as the console does).
     func app(_ request: Request) async throws -> String {
-        let key = try await caller(of: request)
-        if let appID = key.appID { return appID }
-        guard let named = request.headers[Self.appHeader] else {
+        guard let appID = try await callerAndApp(request).app else {
             throw APIError.forbidden(
                 "the admin key manages apps; for devices, notifications and schedules use the app's own key, or name the app in the Herald-App header"
             )
         }
-        guard try await store.app(id: named) != nil else { throw APIError.notFound("no app '\(named)' (from the Herald-App header)") }
-        RequestTrace.current?.appID = named
-        return named
+        return appID
     }
 
     /// The app the caller acts on if any: as ``app(_:)``, but an admin key without a
     /// `Herald-App` header acts on none.
     func optionalApp(_ request: Request) async throws -> String? {
-        let key = try await caller(of: request)
-        if key.isAdmin && request.headers[Self.appHeader] == nil { return nil }
-        return try await app(request)
+        try await callerAndApp(request).app
     }
 
     /// The header in which an admin key names the app it acts on.

@@ -22,6 +22,35 @@ extension HeraldServer {
         router.get("/v1/session") { request, _ in try await self.withStoreDeadline { try await self.currentSession(request) } }
         router.delete("/v1/session") { request, _ in try await self.withStoreDeadline { try await self.signOut(request) } }
         router.post("/v1/lint") { request, _ in try await self.withStoreDeadline { try await self.lint(request) } }
+        // The in-process sandbox's admin API, for the console (admin key only).
+        router.get("/v1/sandbox/devices") { request, _ in try await self.withStoreDeadline { try await self.sandboxCall(request, "GET", "/devices") } }
+        router.get("/v1/sandbox/devices/:token") { request, context in
+            try await self.withStoreDeadline { try await self.sandboxCall(request, "GET", "/devices/{token}", token: context.parameters.require("token")) }
+        }
+        router.delete("/v1/sandbox/devices/:token") { request, context in
+            try await self.withStoreDeadline { try await self.sandboxCall(request, "DELETE", "/devices/{token}", token: context.parameters.require("token")) }
+        }
+        router.post("/v1/sandbox/devices/:token/online") { request, context in
+            try await self.withStoreDeadline { try await self.sandboxCall(request, "POST", "/devices/{token}/online", token: context.parameters.require("token")) }
+        }
+        router.post("/v1/sandbox/devices/:token/offline") { request, context in
+            try await self.withStoreDeadline { try await self.sandboxCall(request, "POST", "/devices/{token}/offline", token: context.parameters.require("token")) }
+        }
+        router.get("/v1/sandbox/devices/:token/notifications") { request, context in
+            try await self.withStoreDeadline {
+                try await self.sandboxCall(request, "GET", "/devices/{token}/notifications", token: context.parameters.require("token"))
+            }
+        }
+        router.get("/v1/sandbox/faults") { request, _ in try await self.withStoreDeadline { try await self.sandboxCall(request, "GET", "/faults") } }
+        router.put("/v1/sandbox/faults") { request, _ in try await self.withStoreDeadline { try await self.sandboxCall(request, "PUT", "/faults") } }
+        router.delete("/v1/sandbox/faults") { request, _ in try await self.withStoreDeadline { try await self.sandboxCall(request, "DELETE", "/faults") } }
+        // Simulated iPhones running the app, for the console.
+        router.post("/v1/phones") { request, _ in try await self.withStoreDeadline { try await self.addPhone(request) } }
+        router.get("/v1/phones") { request, _ in try await self.withStoreDeadline { try await self.listPhones(request) } }
+        router.get("/v1/phones/:phone") { request, context in try await self.withStoreDeadline { try await self.showPhone(request, id: context.parameters.require("phone")) } }
+        router.delete("/v1/phones/:phone") { request, context in try await self.withStoreDeadline { try await self.removePhone(request, id: context.parameters.require("phone")) } }
+        router.post("/v1/phones/:phone/tap") { request, context in try await self.withStoreDeadline { try await self.tapPhone(request, id: context.parameters.require("phone")) } }
+        router.get("/v1/sandbox/counters") { request, _ in try await self.withStoreDeadline { try await self.sandboxCall(request, "GET", "/counters") } }
 
         router.post("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.createApp(request) } }
         router.get("/v1/apps") { request, _ in try await self.withStoreDeadline { try await self.listApps(request) } }

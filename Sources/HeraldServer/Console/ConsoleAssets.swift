@@ -13,6 +13,7 @@ enum ConsoleAssets {
         "console.js": "text/javascript; charset=utf-8",
         "console.css": "text/css; charset=utf-8",
         "icon.svg": "image/svg+xml",
+        "sample.png": "image/png",
     ]
 
     /// Each file's bytes, read once.

@@ -59,17 +59,40 @@ enum ConsoleSessions {
     }
 
     /// Refuses a request whose `Origin` is not this server (browsers send it on cross-site and
-    /// on state-changing requests).
+    /// on state-changing requests). The server is the request's host, or the host a reverse
+    /// proxy says it forwarded (`X-Forwarded-Host`).
     static func checkOrigin(_ request: Request) throws {
         guard let origin = request.headers[.origin] else { return }
-        let host = request.head.authority ?? ""
-        guard let url = URL(string: origin), let originHost = url.host else {
-            throw APIError(.forbidden, code: "cross_origin", "this call came from origin '\(origin)', not from this server")
+        let hosts = [request.head.authority, request.headers[forwardedHost]].compactMap { $0 }.map(normalized)
+        guard let url = URL(string: origin), url.host != nil, let originAuthority = authority(of: url), hosts.contains(originAuthority) else {
+            throw APIError(
+                .forbidden, code: "cross_origin",
+                "this call came from origin '\(origin)', not from this server (\(hosts.joined(separator: " or "))); behind a proxy, pass the Host header on"
+            )
         }
-        let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
-        guard originAuthority.lowercased() == host.lowercased() else {
-            throw APIError(.forbidden, code: "cross_origin", "this call came from origin '\(origin)', not from this server (\(host))")
-        }
+    }
+
+    static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+
+    /// `host:port` of an origin, lowercased, IPv6 in brackets, the scheme's default port left out.
+    private static func authority(of url: URL) -> String? {
+        guard var host = url.host?.lowercased() else { return nil }
+        if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
+        let defaultPort = url.scheme == "https" ? 443 : 80
+        return url.port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host
+    }
+
+    /// A Host header's `host:port`, lowercased, the default ports left out.
+    private static func normalized(_ host: String) -> String {
+        let lowered = host.lowercased().trimmingCharacters(in: .whitespaces)
+        for suffix in [":80", ":443"] where lowered.hasSuffix(suffix) { return String(lowered.dropLast(suffix.count)) }
+        return lowered
+    }
+
+    /// Whether the browser reached this server over HTTPS: its own TLS, or a proxy's.
+    static func isSecure(_ request: Request, tls: Bool) -> Bool {
+        tls || request.headers[forwardedProto]?.lowercased() == "https"
     }
 
     /// The `Set-Cookie` value that stores `secret` (or, with `nil`, clears the cookie).

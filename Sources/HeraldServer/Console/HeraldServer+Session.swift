@@ -26,6 +26,10 @@ extension HeraldServer {
     /// CSRF token.
     func signIn(_ request: Request) async throws -> Response {
         try ConsoleSessions.checkOrigin(request)
+        // JSON only: another site's form cannot send it without the browser asking this server first.
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw APIError(.unsupportedMediaType, code: "json_only", "sign in with a JSON body {\"key\": …} and Content-Type: application/json")
+        }
         let input = try await JSONBody.decode(SessionInput.self, from: request, limit: 4096)
         let secret = input.key.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !secret.isEmpty, let key = try await store.key(secretHash: APIKeys.hash(secret)) else {
@@ -37,9 +41,11 @@ extension HeraldServer {
             secretHash: APIKeys.hash(sessionSecret), keyID: key.id, createdAt: now, expiresAt: now.addingTimeInterval(ConsoleSessions.lifetime)
         )
         try await store.insertSession(session)
+        // The browser's previous session, if any, ends: one browser, one session.
+        if let previous = ConsoleSessions.secret(in: request) { try? await store.deleteSession(secretHash: APIKeys.hash(previous)) }
         RequestTrace.current?.appID = key.appID ?? "admin"
         var response = try JSONBody.response(Self.sessionView(session, key: key, secret: sessionSecret), status: .created)
-        response.headers[.setCookie] = ConsoleSessions.cookie(sessionSecret, secure: configuration.tls != nil)
+        response.headers[.setCookie] = ConsoleSessions.cookie(sessionSecret, secure: ConsoleSessions.isSecure(request, tls: configuration.tls != nil))
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -57,13 +63,25 @@ extension HeraldServer {
         return response
     }
 
-    /// Signs out: the session ends in the store and the cookie is cleared.
+    /// Signs out: the session ends in the store (when the call carries its CSRF token) and the
+    /// cookie is cleared, whatever happens (clearing it is harmless even for a forged call).
     func signOut(_ request: Request) async throws -> Response {
+        let clear = ConsoleSessions.cookie(nil, secure: ConsoleSessions.isSecure(request, tls: configuration.tls != nil))
         var response = Response(status: .noContent)
-        response.headers[.setCookie] = ConsoleSessions.cookie(nil, secure: configuration.tls != nil)
-        guard let secret = ConsoleSessions.secret(in: request) else { return response }
-        try ConsoleSessions.checkForgery(request, secret: secret)
-        try await store.deleteSession(secretHash: APIKeys.hash(secret))
+        do {
+            if let secret = ConsoleSessions.secret(in: request) {
+                try ConsoleSessions.checkForgery(request, secret: secret)
+                try await store.deleteSession(secretHash: APIKeys.hash(secret))
+            }
+        } catch let error as APIError {
+            response = try JSONBody.response(APIError.Body(error: .init(code: error.code, message: error.message, diagnostics: nil, requestId: nil)), status: error.status)
+        } catch {
+            response = try JSONBody.response(
+                APIError.Body(error: .init(code: "store_unavailable", message: "the session could not be ended in the store: \(error)", diagnostics: nil, requestId: nil)),
+                status: .serviceUnavailable
+            )
+        }
+        response.headers[.setCookie] = clear
         return response
     }
 

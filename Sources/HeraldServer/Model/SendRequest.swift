@@ -51,6 +51,8 @@ struct SendRequest: Codable, Sendable, Hashable {
     var seal: SealedAlert?
 
     static let maximumTargets = 10_000
+    /// The latest `expiration` taken: 9999-12-31T23:59:59Z.
+    static let latestExpiration: Int64 = 253_402_300_799
 
     /// The audience, checked.
     func audience(kind: DeviceKind) throws(APIError) -> Audience {
@@ -100,6 +102,9 @@ struct SendRequest: Codable, Sendable, Hashable {
         var collapseID: CollapseID?
         if let collapseId {
             do { collapseID = try CollapseID(collapseId) } catch { throw .badRequest("collapseId: \(error)") }
+        }
+        if let expiration, !(0...Self.latestExpiration).contains(expiration) {
+            throw .badRequest("expiration must be UNIX seconds from 0 (deliver now or never) to \(Self.latestExpiration) (the end of 9999); got \(expiration)")
         }
         let headers = NotificationHeaders(
             pushType: pushType, topic: app.bundleID + (pushType.topicSuffix ?? ""), priority: priority,

@@ -17,7 +17,13 @@ enum ServerResources {
         for folder in folders {
             if let data = try? Data(contentsOf: folder.appendingPathComponent(bundlePath)) { return data }
         }
+        #if DEBUG
+        // A debug build run from its checkout reads the sources; a release build never does
+        // (its build folder may be writable by others).
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         return try? Data(contentsOf: sources.appendingPathComponent(sourcePath))
+        #else
+        return nil
+        #endif
     }
 }

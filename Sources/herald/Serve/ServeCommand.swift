@@ -30,6 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Send apps without credentials to this APNs server (e.g. a `herald sandbox`) instead of an in-process one.") var apnsURL: String?
     @Option(help: "PEM certificate to trust for --apns-url.") var apnsCA: String?
     @Flag(help: "No sandbox: apps without credentials fail with NoCredentials.") var noSandbox = false
+    @Option(help: "The app folder the console's simulated iPhones run (default Scenarios/apps/QiShare, seed 000's demo app).") var phoneApp: String?
     @Option(help: "Batches delivered at once (default 4).") var workers: Int?
     @Option(help: "Deliveries per batch (default 1000).") var batchSize: Int?
     @Option(help: "Seconds a claimed batch stays leased; renewed every quarter of it while this node lives (default 10).") var lease: Double?
@@ -105,20 +106,25 @@ struct ServeCommand: AsyncParsableCommand {
         // Apps without Apple credentials send to a HeraldSandbox in this process, unless told
         // otherwise; the server closes it when it closes.
         var inProcess: Sandbox?
+        var shelf: PhoneShelf?
         var serving = configuration
         if settings.noSandbox != true && settings.apnsURL == nil {
             do {
                 let started = try await Sandbox.startForAppServer(adminPort: settings.sandboxAdminPort, logger: logger)
                 inProcess = started
                 serving.sandbox = .external(url: started.url, certificate: started.certificatePath)
+                serving.sandboxAdministration = InProcessSandbox(sandbox: started)
+                shelf = PhoneShelf(sandbox: started, appFolder: URL(fileURLWithPath: phoneApp ?? "Scenarios/apps/QiShare"))
+                serving.phones = shelf
             } catch {
                 try? await store.close()
                 throw CommandError("cannot start the in-process sandbox: \(error)")
             }
         }
         let server: HeraldServer
+        let phones = shelf
         do {
-            server = try await HeraldServer.start(store: store, configuration: serving, closing: inProcess.map { sandbox in [{ try await sandbox.shutdown() }] } ?? [])
+            server = try await HeraldServer.start(store: store, configuration: serving, closing: inProcess.map { sandbox in [{ await phones?.close() }, { try await sandbox.shutdown() }] } ?? [])
         } catch {
             try? await inProcess?.shutdown()
             try? await store.close()

@@ -4,10 +4,12 @@
 // HTML made from data.
 
 const state = {
+  generation: 0, // bumped by every render: a page whose render is no longer the latest draws nothing
   session: null, // {csrfToken, app, admin, keyId, expiresAt}
   apps: [],
   app: null, // the app the pages act on
   timers: [],
+  composeTo: null, // a simulated iPhone's token, when Compose is opened from its page
 };
 
 // ---------- DOM helpers ----------
@@ -36,8 +38,8 @@ function field(labelText, control, hint) {
   const id = control.id || `f${++fieldCount}`;
   control.id = id;
   const hintNode = hint ? h("span", { class: "hint", id: `${id}-hint` }, hint) : null;
-  if (hintNode) control.setAttribute("aria-describedby", hintNode.id);
-  const problem = h("span", { class: "inline-error", id: `${id}-problem`, role: "alert" });
+  const problem = h("span", { class: "inline-error", id: `${id}-problem` });
+  control.setAttribute("aria-describedby", [hintNode?.id, problem.id].filter(Boolean).join(" "));
   return h("div", { class: "field" }, h("label", { for: id }, labelText), control, hintNode, problem);
 }
 
@@ -112,7 +114,7 @@ async function api(method, path, body, options = {}) {
   const text = await response.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
-  if (response.status === 401 && path !== "/v1/session") {
+  if (response.status === 401 && !(path === "/v1/session" && method !== "DELETE")) {
     state.session = null;
     showSignIn("Your session has ended; sign in again.");
     throw new APIError(401, json);
@@ -136,6 +138,7 @@ async function attempt(action, success) {
 // ---------- sign-in ----------
 
 function showSignIn(message) {
+  state.generation += 1;
   stopTimers();
   document.getElementById("top").hidden = true;
   const key = input("key", { type: "password", autocomplete: "current-password", required: true, spellcheck: "false" });
@@ -167,7 +170,11 @@ function showSignIn(message) {
 }
 
 async function signOut() {
-  await attempt(() => api("DELETE", "/v1/session", undefined, { appScoped: false }));
+  try {
+    await api("DELETE", "/v1/session", undefined, { appScoped: false });
+  } catch (error) {
+    if (error.status !== 401) { say(`Not signed out: ${error.message}`, "error"); return; }
+  }
   state.session = null;
   state.apps = [];
   state.app = null;
@@ -180,8 +187,13 @@ async function signOut() {
 async function start() {
   document.getElementById("top").hidden = false;
   document.getElementById("who").textContent = state.session.admin ? "admin" : `app key of ${state.session.app}`;
+  document.getElementById("nav-sandbox").parentElement.hidden = !state.session.admin;
   await loadApps();
-  if (!location.hash || location.hash === "#") location.hash = state.apps.length ? "#/compose" : "#/apps";
+  if (!location.hash.startsWith("#/")) {
+    // The hash change draws the page.
+    location.hash = state.apps.length ? "#/compose" : "#/apps";
+    return;
+  }
   render();
 }
 
@@ -210,25 +222,42 @@ function chooseApp(id) {
 }
 
 function stopTimers() {
-  for (const timer of state.timers) clearInterval(timer);
+  for (const timer of state.timers) clearTimeout(timer);
   state.timers = [];
 }
 
+/** Runs `task` every `ms` after the previous run finished, while the page that asked is shown. */
+function every(ms, task) {
+  const generation = state.generation;
+  const tick = async () => {
+    if (generation !== state.generation || !state.session) return;
+    try { await task(); } catch { /* shown by the task itself */ }
+    if (generation !== state.generation || !state.session) return;
+    state.timers.push(setTimeout(tick, ms));
+  };
+  state.timers.push(setTimeout(tick, ms));
+}
+
 const pages = [
-  [/^#\/apps\/([^/]+)$/, (id) => appPage(decodeURIComponent(id))],
+  [/^#\/apps\/([^/]+)$/, (id) => appPage(id)],
   [/^#\/apps$/, () => appsPage()],
   [/^#\/devices$/, () => devicesPage()],
   [/^#\/compose$/, () => composePage()],
-  [/^#\/notifications\/([^/]+)$/, (id) => notificationPage(decodeURIComponent(id))],
+  [/^#\/notifications\/([^/]+)$/, (id) => notificationPage(id)],
   [/^#\/notifications$/, () => notificationsPage()],
   [/^#\/schedules$/, () => schedulesPage()],
+  [/^#\/sandbox$/, () => sandboxPage()],
+  [/^#\/iphone$/, () => phonePage()],
 ];
 
 async function render() {
   if (!state.session) return;
+  const hash = location.hash || "#/apps";
+  // A link within the page (the skip link) is not a page.
+  if (!hash.startsWith("#/")) return;
+  const generation = ++state.generation;
   stopTimers();
   clearStatus();
-  const hash = location.hash || "#/apps";
   for (const link of document.querySelectorAll("#nav a")) {
     const current = hash === link.getAttribute("href") || hash.startsWith(`${link.getAttribute("href")}/`);
     if (current) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
@@ -237,7 +266,14 @@ async function render() {
   for (const [pattern, page] of pages) {
     const match = hash.match(pattern);
     if (!match) continue;
-    const content = await page(...match.slice(1));
+    let content;
+    try {
+      content = await page(...match.slice(1).map((part) => { try { return decodeURIComponent(part); } catch { return part; } }));
+    } catch (error) {
+      content = [h("h1", {}, "Something went wrong"), empty(error.message)];
+    }
+    // Another page was asked for meanwhile, or the session ended: this one is not drawn.
+    if (generation !== state.generation || !state.session) return;
     main.replaceChildren(...[content].flat());
     const heading = main.querySelector("h1");
     document.title = `${heading?.textContent ?? "Herald"} · Herald console`;
@@ -379,7 +415,7 @@ function credentialForm(app, environment) {
     tokenFields.hidden = kind.value !== "p8";
     certificateFields.hidden = kind.value !== "p12";
   });
-  const has = (app.credentials?.[environment]) != null;
+  const has = !["none", "sandbox", undefined, null].includes(app.credentials?.[environment]);
   return h("fieldset", {},
     h("legend", {}, `${environment[0].toUpperCase()}${environment.slice(1)}: `, badge(destination)),
     h("p", { class: "hint" }, destination === "sandbox" ? "Sent to the sandbox in this process until the app has Apple credentials." : destination === "apple" ? "Sent to Apple with the credential below." : "Not sent: the app has credentials for the other environment only."),
@@ -454,7 +490,7 @@ async function devicesPage() {
   const token = input("token", { placeholder: "64 hex digits", spellcheck: "false" });
   const user = input("user");
   const tag = input("tag");
-  const kind = h("select", { name: "kind" }, ["", "alert", "voip", "liveactivity", "pushtostart"].map((v) => h("option", { value: v }, v || "any")));
+  const kind = h("select", { name: "kind" }, ["", "alert", "voip", "liveactivity", "push-to-start"].map((v) => h("option", { value: v }, v || "any")));
   const environment = h("select", { name: "environment" }, ["", "development", "production"].map((v) => h("option", { value: v }, v || "any")));
   const deviceState = h("select", { name: "state" }, ["", "active", "unregistered", "invalid"].map((v) => h("option", { value: v }, v || "any")));
   const results = h("div", { class: "table-wrap" });
@@ -637,8 +673,8 @@ async function composePage() {
   });
 
   // Lint, preview and commands.
-  const lintList = h("ul", { class: "diagnostics", "aria-live": "polite", id: "lint" });
-  const lintSummary = h("p", { class: "hint", id: "lint-summary" }, "Checking…");
+  const lintList = h("ul", { class: "diagnostics", id: "lint" });
+  const lintSummary = h("p", { class: "hint", id: "lint-summary", "aria-live": "polite" }, "Checking…");
   const preview = h("pre", { id: "preview", "aria-label": "The payload APNs gets" });
   const curlCommand = h("pre", { id: "curl" });
   const heraldCommand = h("pre", { id: "herald-send" });
@@ -734,8 +770,9 @@ async function composePage() {
     }
     lintList.replaceChildren(...diagnostics.map((d) => {
       const where = d.line ? `line ${d.line}, column ${d.column}` : d.header ? `header ${d.header}` : d.path ? d.path : "payload";
-      const place = mode === "json" ? "payloadText" : d.header ? placeOfHeader[d.header] : placeOfPath[d.path];
-      const target = controls[place];
+      // A language variant's finding is listed, not put under the main fields.
+      const place = d.variant ? null : d.header ? placeOfHeader[d.header] : mode === "json" ? "payloadText" : placeOfPath[d.path];
+      const target = place ? controls[place] : null;
       if (target && d.severity !== "info") {
         if (d.severity === "error") target.setAttribute("aria-invalid", "true");
         const problem = document.getElementById(`${target.id}-problem`);
@@ -751,22 +788,31 @@ async function composePage() {
     }));
   }
 
+  /** `text` as one shell word. */
+  function quoted(text) {
+    return /^[A-Za-z0-9_./:@%+=,-]+$/.test(String(text)) ? String(text) : `'${String(text).replaceAll("'", "'\\''")}'`;
+  }
+
   function drawCommands() {
     const request = sendRequest();
     const origin = location.origin;
     curlCommand.textContent = `curl ${origin}/v1/notifications \\\n  -H "Authorization: Bearer $HERALD_APP_KEY" \\\n  -H "Content-Type: application/json" \\\n  -d '${JSON.stringify(request).replaceAll("'", "'\\''")}'`;
     const payload = lastLint?.payload ?? (request.payload ? JSON.stringify(request.payload) : "{}");
-    const token = request.to.tokens?.[0] ?? "DEVICE_TOKEN";
-    const parts = ["herald send", "--key AuthKey_KEYID.p8 --team-id TEAMID", `--bundle-id ${app?.bundleId ?? "BUNDLE_ID"}`];
-    if (lastLint?.pushType) parts.push(`--push-type ${lastLint.pushType}`);
-    if (lastLint?.priority) parts.push(`--priority ${lastLint.priority}`);
-    if (request.collapseId) parts.push(`--collapse-id ${request.collapseId}`);
+    const tokens = request.to.tokens?.length ? request.to.tokens : ["DEVICE_TOKEN"];
+    const parts = ["herald send", "--key AuthKey_KEYID.p8 --team-id TEAMID", `--bundle-id ${quoted(app?.bundleId ?? "BUNDLE_ID")}`];
+    if (lastLint?.pushType) parts.push(`--push-type ${quoted(lastLint.pushType)}`);
+    if (lastLint?.priority) parts.push(`--priority ${quoted(lastLint.priority)}`);
+    if (request.collapseId) parts.push(`--collapse-id ${quoted(request.collapseId)}`);
+    if (request.expiration) parts.push(`--expiration ${quoted(request.expiration)}`);
+    for (const token of tokens.slice(0, 5)) parts.push(`--token ${quoted(token)}`);
     parts.push("--payload - <<'JSON'");
-    heraldCommand.textContent = `${parts.join(" \\\n  ")}\n${payload}\nJSON\n# to: --token ${token}`;
+    heraldCommand.textContent = `${parts.join(" \\\n  ")}\n${payload}\nJSON`;
   }
 
   async function submit(event) {
     event.preventDefault();
+    // Only the Send button sends: Enter in a field does not.
+    if (event.submitter !== sendButton) return;
     const request = sendRequest();
     if (request.payload === null) { say("The JSON payload is not valid JSON.", "error"); return; }
     if (targetKind.value !== "all" && !(request.to.tokens ?? request.to.users ?? request.to.tags).length) {
@@ -775,6 +821,10 @@ async function composePage() {
       targetValues.focus();
       return;
     }
+    if (targetKind.value !== "tokens") {
+      const whom = targetKind.value === "all" ? "every device of this app" : `the devices of these ${targetKind.value}`;
+      if (!confirm(`Send to ${whom}?`)) return;
+    }
     sendButton.disabled = true;
     try {
       if (when_.value === "now") {
@@ -782,7 +832,9 @@ async function composePage() {
         say(`Accepted for ${answer.audienceSize} device${answer.audienceSize === 1 ? "" : "s"}.${answer.skippedTokens?.length ? ` ${answer.skippedTokens.length} token(s) skipped: ${answer.skippedTokens.map((s) => s.why).join("; ")}` : ""}`);
         location.hash = `#/notifications/${encodeURIComponent(answer.id)}`;
       } else {
-        const trigger = when_.value === "at" ? { at: new Date(at.value).toISOString() } : when_.value === "after" ? { after: Number(after.value) } : { daily: daily.value };
+        if (when_.value === "at" && !at.value) { say("Choose the time to send at.", "error"); at.focus(); return; }
+        // Whole seconds: the API reads ISO 8601 times without fractions on every toolchain.
+        const trigger = when_.value === "at" ? { at: new Date(at.value).toISOString().replace(/\.\d{3}Z$/, "Z") } : when_.value === "after" ? { after: Number(after.value) } : { daily: daily.value };
         const schedule = await api("POST", "/v1/schedules", { trigger, notification: request });
         say(`Scheduled (${schedule.id}).`);
         location.hash = "#/schedules";
@@ -791,7 +843,7 @@ async function composePage() {
       say(error.message, "error");
       if (error.diagnostics?.length) showDiagnostics(error.diagnostics);
     } finally {
-      sendButton.disabled = false;
+      sendButton.disabled = (lastLint?.errors ?? 0) > 0;
     }
   }
 
@@ -821,8 +873,20 @@ async function composePage() {
           h("h3", {}, "curl (this App Server)"), curlCommand, copyShown(curlCommand, "Copy curl"),
           h("h3", {}, "herald send (straight to APNs)"), heraldCommand, copyShown(heraldCommand, "Copy command")))),
   ];
-  title.value = "Hello";
-  body.value = "From Herald";
+  if (state.composeTo) {
+    // Opened from a simulated iPhone: a rich notification for seed 000's app, its picture served by this server.
+    targetValues.value = state.composeTo;
+    state.composeTo = null;
+    title.value = "Hello from Herald";
+    subtitle.value = "Sent from the console";
+    body.value = "The service extension rewrites the title and attaches this picture.";
+    category.value = "QiShareCategoryIdentifier";
+    mediaUrl.value = `${location.protocol}//127.0.0.1:${location.port || (location.protocol === "https:" ? 443 : 80)}/console/sample.png`;
+    mutable.checked = true;
+  } else {
+    title.value = "Hello";
+    body.value = "From Herald";
+  }
   changed();
   return page;
 }
@@ -858,8 +922,8 @@ async function notificationsPage() {
 async function notificationPage(id) {
   const missing = needsApp();
   if (missing) return missing;
-  const counts = h("div", { class: "counts", "aria-live": "polite" });
-  const bar = h("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-label": "Done" }, h("div", { style: "width:0%" }));
+  const counts = h("div", { class: "counts" });
+  const bar = h("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-label": "Done" }, h("div"));
   const reasons = h("div");
   const chart = h("div");
   const deliveries = h("div", { class: "table-wrap" });
@@ -867,6 +931,8 @@ async function notificationPage(id) {
   const heading = h("h1", {}, "Notification");
   const samples = []; // per second: {sent, failed}
   let previous = null;
+  let previousAt = 0;
+  let finishedLoaded = false;
   let deliveriesCursor = null;
 
   const loadDeliveries = async (more) => {
@@ -893,13 +959,18 @@ async function notificationPage(id) {
     const retrying = Object.entries(report.retryingByReason ?? {});
     reasons.replaceChildren(failures.length ? h("div", {}, h("h3", {}, "Failed, by reason"), h("ul", {}, failures.map(([r, n]) => h("li", {}, `${r}: ${n}`)))) : null,
       retrying.length ? h("div", {}, h("h3", {}, "Waiting to retry, by reason"), h("ul", {}, retrying.map(([r, n]) => h("li", {}, `${r}: ${n}`)))) : null);
-    if (previous) samples.push({ sent: Math.max(0, report.sent - previous.sent), failed: Math.max(0, report.failed - previous.failed) });
+    const now = performance.now();
+    if (previous) {
+      const seconds = Math.max(0.001, (now - previousAt) / 1000);
+      samples.push({ sent: Math.round(Math.max(0, report.sent - previous.sent) / seconds), failed: Math.round(Math.max(0, report.failed - previous.failed) / seconds) });
+    }
     previous = report;
+    previousAt = now;
     if (samples.length > 60) samples.shift();
     chart.replaceChildren(rateChart(samples));
     cancel.hidden = report.status !== "sending";
-    if (report.pending === 0) {
-      stopTimers();
+    if (report.pending === 0 && !finishedLoaded) {
+      finishedLoaded = true;
       loadDeliveries(false);
     }
   };
@@ -909,7 +980,7 @@ async function notificationPage(id) {
   });
   await refresh();
   await loadDeliveries(false);
-  state.timers.push(setInterval(refresh, 1000));
+  every(1000, refresh);
   return [heading, h("p", { class: "mono muted" }, id),
     h("section", { class: "panel", "aria-labelledby": "progress-title" }, h("h2", { id: "progress-title" }, "Progress"), bar, counts, reasons, h("div", { class: "actions" }, cancel)),
     h("section", { class: "panel", "aria-labelledby": "rate-title" }, h("h2", { id: "rate-title" }, "Sends per second"), chart),
@@ -981,6 +1052,179 @@ function nextFire(schedule) {
   return h("ul", {}, entries.slice(0, 6).map(([zone, time]) => h("li", {}, `${zone}: ${when(time)}`)), entries.length > 6 ? h("li", {}, `… ${entries.length - 6} more time zones`) : null);
 }
 
+// ---------- Sandbox ----------
+
+async function sandboxPage() {
+  const heading = h("h1", {}, "Sandbox");
+  if (!state.session.admin) return [heading, empty("The sandbox serves every app: sign in with the admin key to see it.")];
+  let devices;
+  try {
+    devices = await api("GET", "/v1/sandbox/devices", undefined, { appScoped: false });
+  } catch (error) {
+    return [heading, empty(error.status === 404 ? "This server runs no sandbox (it was started with --no-sandbox or --apns-url)." : error.message)];
+  }
+  const list = h("div", { class: "table-wrap" });
+  const received = h("div");
+  const counters = h("pre", { id: "sandbox-counters" });
+  const call = (method, path, body) => api(method, path, body, { appScoped: false });
+  const drawDevices = async () => {
+    devices = await attempt(() => call("GET", "/v1/sandbox/devices")) ?? devices;
+    list.replaceChildren(devices.length ? h("table", {},
+      h("thead", {}, h("tr", {}, ["Token", "Topic", "Environment", "State", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, devices.map((device) => {
+        const token = device.token;
+        const short = `${token.slice(0, 16)}…`;
+        const registered = !device.unregisteredAt;
+        return h("tr", {},
+          h("td", { class: "mono" }, h("button", { type: "button", class: "link", "aria-label": `What ${token} received`, onclick: () => showReceived(token) }, short)),
+          h("td", { class: "mono" }, device.topic), h("td", {}, device.environment),
+          h("td", {}, badge(registered ? (device.online ? "online" : "offline") : "unregistered")),
+          h("td", {}, h("div", { class: "actions" },
+            registered ? h("button", {
+              type: "button", "aria-label": `${device.online ? "Take offline" : "Bring online"} ${short}`,
+              onclick: async () => { await attempt(() => call("POST", `/v1/sandbox/devices/${token}/${device.online ? "offline" : "online"}`)); drawDevices(); },
+            }, device.online ? "Take offline" : "Bring online") : null,
+            registered ? h("button", {
+              type: "button", class: "danger", "aria-label": `Unregister ${short}`,
+              onclick: async () => {
+                if (!confirm("Unregister this device? APNs answers 410 Unregistered for it from then on, and the App Server marks the token unregistered.")) return;
+                await attempt(() => call("DELETE", `/v1/sandbox/devices/${token}`), "Unregistered: the next push to it gets 410.");
+                drawDevices();
+              },
+            }, "Unregister (410)") : null)));
+      }))) : empty("The sandbox has no devices yet: they appear when a notification is sent to a token, or when a simulated iPhone starts."));
+  };
+  const showReceived = async (token) => {
+    const notifications = await attempt(() => call("GET", `/v1/sandbox/devices/${token}/notifications`)) ?? [];
+    received.replaceChildren(h("section", { class: "panel", id: "sandbox-received", "aria-labelledby": "received-title" },
+      h("h2", { id: "received-title" }, "Received by ", h("code", {}, `${token.slice(0, 16)}…`)),
+      notifications.length ? h("table", {}, h("thead", {}, h("tr", {}, ["Received", "apns-id", "Type", "Priority", "Payload"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, notifications.slice().reverse().map((n) => h("tr", {}, h("td", {}, when(n.receivedAt)), h("td", { class: "mono" }, n.id),
+          h("td", {}, n.pushType ?? ""), h("td", {}, n.priority), h("td", {}, h("code", {}, n.payload)))))) : empty("Nothing received yet.")));
+  };
+  const drawCounters = async () => {
+    const answer = await attempt(() => call("GET", "/v1/sandbox/counters"));
+    if (answer) counters.textContent = JSON.stringify(answer, null, 2);
+  };
+
+  // Faults.
+  const faults = await attempt(() => call("GET", "/v1/sandbox/faults")) ?? {};
+  const rate = (code) => h("input", { type: "number", min: 0, max: 100, step: 1, value: Math.round(100 * (faults.rates?.[code] ?? 0)) });
+  const r429 = rate("429");
+  const r500 = rate("500");
+  const r503 = rate("503");
+  const latency = h("input", { type: "number", min: 0, step: 10, value: faults.latencyMilliseconds ?? 0 });
+  const goAway = h("input", { type: "number", min: 1, value: faults.goAwayAfterStreams ?? "" });
+  const faultForm = h("form", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const rates = {};
+      for (const [code, node] of [["429", r429], ["500", r500], ["503", r503]]) if (Number(node.value) > 0) rates[code] = Number(node.value) / 100;
+      const plan = { rates, latencyMilliseconds: Number(latency.value || 0) };
+      if (goAway.value) plan.goAwayAfterStreams = Number(goAway.value);
+      await attempt(() => call("PUT", "/v1/sandbox/faults", plan), "Faults set: the sandbox answers with them from now on.");
+    },
+  },
+    h("div", { class: "row" }, field("429 Too Many Requests (%)", r429), field("500 Internal Server Error (%)", r500), field("503 Service Unavailable (%)", r503)),
+    h("div", { class: "row" }, field("Latency (ms)", latency), field("GOAWAY after streams", goAway, "Empty: never.")),
+    h("div", { class: "actions" }, h("button", { class: "primary", type: "submit" }, "Inject faults"),
+      h("button", {
+        type: "button", onclick: async () => {
+          if (await attempt(() => call("DELETE", "/v1/sandbox/faults"), "No faults: the sandbox answers normally.")) {
+            for (const node of [r429, r500, r503, latency]) node.value = 0;
+            goAway.value = "";
+          }
+        },
+      }, "Clear faults")));
+
+  await drawDevices();
+  await drawCounters();
+  every(2000, drawCounters);
+  return [heading,
+    h("p", { class: "muted" }, "APNs in this process, for apps without Apple credentials."),
+    h("section", { class: "panel", "aria-labelledby": "sandbox-devices" }, h("h2", { id: "sandbox-devices" }, "Devices"), list),
+    received,
+    h("section", { class: "panel", "aria-labelledby": "faults-title" }, h("h2", { id: "faults-title" }, "Faults"),
+      h("p", { class: "hint" }, "What the App Server does when APNs misbehaves: retries with back-off, a circuit breaker, reports by reason."), faultForm),
+    h("section", { class: "panel", "aria-labelledby": "counters-title" }, h("h2", { id: "counters-title" }, "Answers so far"), counters)];
+}
+
+// ---------- Simulated iPhone ----------
+
+async function phonePage() {
+  const missing = needsApp();
+  if (missing) return missing;
+  const heading = h("h1", {}, "Simulated iPhone");
+  let list;
+  try {
+    list = await api("GET", "/v1/phones");
+  } catch (error) {
+    return [heading, empty(error.status === 404 ? error.message : error.message)];
+  }
+  const shelf = h("div");
+  const environment = h("select", { name: "phoneEnvironment" }, h("option", { value: "development" }, "development"), h("option", { value: "production" }, "production"));
+  const add = h("button", {
+    class: "primary", type: "button", id: "add-phone", onclick: async () => {
+      add.disabled = true;
+      const phone = await attempt(() => api("POST", "/v1/phones", { environment: environment.value }), "A simulated iPhone is running the app; its token is registered with the sandbox and this server.");
+      add.disabled = false;
+      if (phone) { list.phones.push(phone); draw(); }
+    },
+  }, "Add a simulated iPhone");
+  const draw = () => {
+    shelf.replaceChildren(...(list.phones.length ? list.phones.map(phoneCard) : [empty("No simulated iPhone yet. Add one: it runs seed 000's QiShare app with its service and content extensions, and shows what arrives.")]));
+  };
+  const refresh = async () => {
+    const fresh = await api("GET", "/v1/phones").catch(() => null);
+    if (!fresh) return;
+    // Redrawn only when something changed, so typing in a text field is not interrupted.
+    if (JSON.stringify(fresh) !== JSON.stringify(list)) { list = fresh; draw(); }
+  };
+  draw();
+  every(1000, refresh);
+  return [heading,
+    h("p", { class: "muted" }, "An iPhone in this process: iOS's notification pipeline (HeraldDevice) with the app's extensions, registered with the sandbox."),
+    h("section", { class: "panel" }, h("div", { class: "row" }, field("Environment", environment)), h("div", { class: "actions" }, add)),
+    shelf];
+
+  function phoneCard(phone) {
+    const screen = h("div", { class: "phone-screen", "aria-label": `Lock screen of ${phone.id}` },
+      h("div", { class: "phone-clock", "aria-hidden": "true" }, new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      phone.notifications.length ? phone.notifications.map((n) => notificationCard(phone, n)) : h("p", { class: "phone-empty" }, "No notifications"));
+    return h("section", { class: "panel phone", "aria-labelledby": `${phone.id}-title`, "data-phone": phone.id },
+      h("h2", { id: `${phone.id}-title` }, `${phone.appName} on ${phone.id}`),
+      h("p", { class: "hint" }, "Token ", h("code", { "data-token": "" }, phone.token), ` · ${phone.environment} · badge ${phone.badge}`),
+      h("div", { class: "actions" },
+        h("button", { type: "button", onclick: () => { state.composeTo = phone.token; location.hash = "#/compose"; } }, "Compose to this iPhone"),
+        h("button", {
+          type: "button", class: "danger", onclick: async () => {
+            if (await attempt(() => api("DELETE", `/v1/phones/${encodeURIComponent(phone.id)}`)) !== undefined) { list.phones = list.phones.filter((p) => p.id !== phone.id); draw(); }
+          },
+        }, "Remove")),
+      h("div", { class: "phone-grid" }, screen,
+        h("div", { class: "transcript" }, h("h3", {}, "What the phone did"),
+          h("ol", { class: "mono", "aria-live": "polite" }, phone.transcript.slice(-60).map((line) => h("li", {}, line))))));
+  }
+
+  function notificationCard(phone, n) {
+    const tap = async (action, text) => {
+      const updated = await attempt(() => api("POST", `/v1/phones/${encodeURIComponent(phone.id)}/tap`, { notification: n.identifier, action, text }), action ? `Tapped ${action}.` : "Opened the notification.");
+      if (updated) { list.phones = list.phones.map((p) => (p.id === updated.id ? updated : p)); draw(); }
+    };
+    const buttons = n.actions.map((action) => {
+      if (action.textButton) {
+        const input = h("input", { type: "text", name: `text-${action.id}`, placeholder: action.textPlaceholder ?? "", "aria-label": `${action.title}: text` });
+        return h("form", { class: "phone-text", onsubmit: (event) => { event.preventDefault(); tap(action.id, input.value); } },
+          input, h("button", { type: "submit", class: action.destructive ? "danger" : "", "data-action": action.id }, `${action.title}: ${action.textButton}`));
+      }
+      return h("button", { type: "button", class: action.destructive ? "danger" : "", "data-action": action.id, onclick: () => tap(action.id) }, action.title);
+    });
+    return h("article", { class: "phone-notification", "data-notification": n.identifier },
+      h("img", { class: "banner", src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(n.svg)}`, alt: `${n.title}${n.subtitle ? ` — ${n.subtitle}` : ""}: ${n.body}${n.attachments ? " (with a picture)" : ""}` }),
+      h("div", { class: "actions" }, h("button", { type: "button", onclick: () => tap(null) }, "Open"), buttons));
+  }
+}
+
 // ---------- start ----------
 
 window.addEventListener("hashchange", render);
@@ -990,8 +1234,11 @@ document.getElementById("app-picker").addEventListener("change", (event) => { ch
 (async () => {
   try {
     state.session = await api("GET", "/v1/session", undefined, { appScoped: false });
-    await start();
-  } catch {
-    showSignIn();
+  } catch (error) {
+    if (error.status === 401) { showSignIn(); return; }
+    document.getElementById("main").replaceChildren(h("h1", {}, "The App Server did not answer"), empty(error.message),
+      h("div", { class: "actions" }, h("button", { type: "button", onclick: () => location.reload() }, "Try again")));
+    return;
   }
+  await start();
 })();
