@@ -142,6 +142,14 @@ import Testing
             try await api.call(.put, "/v1/devices/\(token(5))", key: app.key, json: ["environment": "development"])
             let sent = try await api.call(.post, "/v1/notifications?wait=true", key: app.key, json: ["to": ["tokens": [token(5)]], "message": ["body": "hi"]])
             #expect(sent.status == 200, "\(sent.text)")
+            // payloadText goes as written: key order and a number beyond a double's precision kept.
+            let text = #"{"z":1,"aps":{"alert":"exact"},"a":12345678901234567890}"#
+            let exact = try await api.call(.post, "/v1/notifications?wait=true", key: app.key, json: ["to": ["tokens": [token(5)]], "payloadText": text])
+            #expect(exact.status == 200, "\(exact.text)")
+            let got = try await api.call(.get, "/v1/sandbox/devices/\(token(5))/notifications", key: test.admin)
+            #expect(got.text.contains(#"{\"z\":1,\"aps\":{\"alert\":\"exact\"},\"a\":12345678901234567890}"#), "\(got.text)")
+            let both = try await api.call(.post, "/v1/notifications", key: app.key, json: ["to": ["all": true], "payloadText": text, "message": ["body": "x"]])
+            #expect(both.status == 400, "\(both.text)")
             #expect(try await api.call(.get, "/v1/sandbox/devices", key: app.key).status == 403)
             let devices = try await api.call(.get, "/v1/sandbox/devices", key: test.admin)
             #expect(devices.status == 200 && devices.text.contains(token(5)), "\(devices.text)")

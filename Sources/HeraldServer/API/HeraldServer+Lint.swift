@@ -44,19 +44,14 @@ extension HeraldServer {
         // The topic is the app's bundle id; without an app, a stand-in that lint accepts.
         let app = try await appID.asyncMap { try await store.app(id: $0) } ?? nil
         let lintedApp = app ?? StoredApp(id: "lint", name: "lint", bundleID: "com.example.app", createdAt: configuration.clock.now)
-        var payload = input.payload
-        if let text = input.payloadText {
-            guard input.payload == nil, input.message == nil else { throw APIError.badRequest("give one of payloadText, payload or message") }
-            do {
-                payload = try Payload(decoding: Array(text.utf8))
-            } catch {
-                // Not a payload at all: lint reads the text and says where it goes wrong.
-                let diagnostics = linter.lint(payload: Array(text.utf8)).map { DiagnosticView($0, variant: nil) }
-                return try JSONBody.response(Self.lintView(diagnostics, payload: nil, headers: nil))
-            }
+        if let text = input.payloadText, (try? Payload(decoding: Array(text.utf8))) == nil {
+            // Not a payload at all: lint reads the text and says where it goes wrong.
+            let diagnostics = linter.lint(payload: Array(text.utf8)).map { DiagnosticView($0, variant: nil) }
+            return try JSONBody.response(Self.lintView(diagnostics, payload: nil, headers: nil))
         }
+        // The same text a send with payloadText sends.
         let send = SendRequest(
-            to: .init(all: true), payload: payload, message: input.message, locales: input.locales, pushType: input.pushType,
+            to: .init(all: true), payload: input.payload, payloadText: input.payloadText, message: input.message, locales: input.locales, pushType: input.pushType,
             priority: input.priority, expiration: input.expiration, collapseId: input.collapseId
         )
         let (message, diagnostics) = try send.outgoing(app: lintedApp, linter: linter, refusing: false)

@@ -36,6 +36,9 @@ struct SendRequest: Codable, Sendable, Hashable {
 
     var to: Target
     var payload: Payload?
+    /// The payload as JSON text, sent as written (key order, repeated keys and numbers kept),
+    /// instead of `payload`.
+    var payloadText: String?
     var message: MessageFields?
     /// Per language tag (`zh-Hans`, `en`…): the content for devices in that locale.
     var locales: [String: Content]?
@@ -85,7 +88,16 @@ struct SendRequest: Codable, Sendable, Hashable {
     /// The message to store: every variant built, linted and serialized once. A payload with
     /// lint errors is refused (422) unless `refusing` is false (a dry run), which returns them.
     func outgoing(app: StoredApp, linter: PayloadLinter, refusing: Bool = true) throws(APIError) -> (OutgoingMessage, [DiagnosticView]) {
-        let fallback = try Self.payload(Content(payload: payload, message: message), field: "")
+        var written = payload
+        if let payloadText {
+            guard payload == nil, message == nil else { throw .badRequest("give one of payloadText, payload or message") }
+            do {
+                written = try Payload(decoding: Array(payloadText.utf8))
+            } catch {
+                throw .badRequest("payloadText is not an APNs payload: \(error)")
+            }
+        }
+        let fallback = try Self.payload(Content(payload: written, message: message), field: "")
         let pushType = pushType.map(PushType.init(rawValue:)) ?? PushType.inferred(from: fallback)
         guard pushType.isKnown else {
             throw .badRequest("pushType '\(pushType)' is not one of \(PushType.known.map(\.rawValue).joined(separator: ", "))")
@@ -221,7 +233,7 @@ public struct DiagnosticView: Encodable, Sendable, Hashable {
 
 extension SendRequest: KnownFields {
     static var fields: [String: FieldShape] { [
-        "to": .object(Target.self), "payload": .value, "message": .object(MessageFields.self), "locales": .objects(Content.self),
+        "to": .object(Target.self), "payload": .value, "payloadText": .value, "message": .object(MessageFields.self), "locales": .objects(Content.self),
         "pushType": .value, "priority": .value, "expiration": .value, "collapseId": .value, "idempotencyKey": .value, "seal": .value,
     ] }
 }

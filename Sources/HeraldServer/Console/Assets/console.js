@@ -631,10 +631,18 @@ async function composePage() {
   const tabForm = h("button", { type: "button", role: "tab", "aria-selected": "true", "aria-controls": "pane-form" }, "Form");
   const tabJSON = h("button", { type: "button", role: "tab", "aria-selected": "false", "aria-controls": "pane-json" }, "JSON");
   formPane.id = "pane-form"; jsonPane.id = "pane-json";
-  const setMode = (next) => {
+  tabForm.id = "tab-form"; tabJSON.id = "tab-json";
+  formPane.setAttribute("role", "tabpanel"); formPane.setAttribute("aria-labelledby", "tab-form");
+  jsonPane.setAttribute("role", "tabpanel"); jsonPane.setAttribute("aria-labelledby", "tab-json");
+  const setMode = async (next) => {
     if (next === "json" && mode === "form") {
-      const built = lastLint?.payload;
-      if (built) json.value = JSON.stringify(JSON.parse(built), null, 2);
+      // The payload the form makes now, not the one of the last lint (the last keystrokes).
+      clearTimeout(lintTimer);
+      await runLint();
+      if (lastLint?.payload) json.value = lastLint.payload;
+      else say("The form's content could not be built; the JSON editor keeps its own text.", "error");
+    } else if (next === "form" && mode === "json") {
+      say("Back to the form: the JSON editor's text is kept, but the form's fields are what is sent now.");
     }
     mode = next;
     formPane.hidden = mode !== "form";
@@ -720,11 +728,8 @@ async function composePage() {
   }
 
   function sendRequest() {
+    // The JSON editor's text goes as written (payloadText): what lint checked is what is sent.
     const request = content();
-    if (request.payloadText !== undefined) {
-      try { request.payload = JSON.parse(request.payloadText); } catch { request.payload = null; }
-      delete request.payloadText;
-    }
     const values = splitList(targetValues.value);
     if (targetKind.value === "all") request.to = { all: true };
     else if (targetKind.value === "tags") request.to = { tags: values, match: tagMatch.value };
@@ -757,7 +762,7 @@ async function composePage() {
     lastLint = answer;
     showDiagnostics(answer.diagnostics);
     lintSummary.textContent = answer.errors ? `${answer.errors} error${answer.errors > 1 ? "s" : ""}: APNs would refuse this.` : answer.warnings ? `No errors; ${answer.warnings} warning${answer.warnings > 1 ? "s" : ""}.` : "No problems found.";
-    preview.textContent = answer.payload ? JSON.stringify(JSON.parse(answer.payload), null, 2) : "";
+    preview.textContent = answer.payload ?? "";
     sendButton.disabled = answer.errors > 0;
     drawCommands();
   }
@@ -797,7 +802,7 @@ async function composePage() {
     const request = sendRequest();
     const origin = location.origin;
     curlCommand.textContent = `curl ${origin}/v1/notifications \\\n  -H "Authorization: Bearer $HERALD_APP_KEY" \\\n  -H "Content-Type: application/json" \\\n  -d '${JSON.stringify(request).replaceAll("'", "'\\''")}'`;
-    const payload = lastLint?.payload ?? (request.payload ? JSON.stringify(request.payload) : "{}");
+    const payload = lastLint?.payload ?? request.payloadText ?? "{}";
     const tokens = request.to.tokens?.length ? request.to.tokens : ["DEVICE_TOKEN"];
     const parts = ["herald send", "--key AuthKey_KEYID.p8 --team-id TEAMID", `--bundle-id ${quoted(app?.bundleId ?? "BUNDLE_ID")}`];
     if (lastLint?.pushType) parts.push(`--push-type ${quoted(lastLint.pushType)}`);
@@ -814,7 +819,7 @@ async function composePage() {
     // Only the Send button sends: Enter in a field does not.
     if (event.submitter !== sendButton) return;
     const request = sendRequest();
-    if (request.payload === null) { say("The JSON payload is not valid JSON.", "error"); return; }
+    if (lastLint === null) { say("Lint could not read the content: fix what it says first.", "error"); return; }
     if (targetKind.value !== "all" && !(request.to.tokens ?? request.to.users ?? request.to.tags).length) {
       controls.targetValues.setAttribute("aria-invalid", "true");
       document.getElementById(`${targetValues.id}-problem`).textContent = "Say whom to send to.";
