@@ -171,6 +171,27 @@ import Testing
         }
     }
 
+    @Test("GET /v1/notifications/{id}/events streams the report as it changes and ends when nothing is pending")
+    func events() async throws {
+        let test = try await TestServer.make()
+        try await test.run { api in
+            let app = try await api.createApp(admin: test.admin, extra: ["rateLimit": 4])
+            for number in 10..<16 { try await api.call(.put, "/v1/devices/\(token(number))", key: app.key, json: ["environment": "development"]) }
+            let sent = try await api.call(.post, "/v1/notifications", key: app.key, json: ["to": ["all": true], "message": ["body": "six at four a second"]])
+            let id = try #require(sent["id"] as? String)
+            let stream = try await api.call(.get, "/v1/notifications/\(id)/events", key: app.key)
+            #expect(stream.status == 200 && stream.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+            let reports = stream.text.components(separatedBy: "event: report\ndata: ").dropFirst()
+            #expect(reports.count >= 2, "\(stream.text)")
+            #expect(reports.last?.contains(#""pending":0"#) == true && reports.last?.contains(#""sent":6"#) == true, "\(stream.text)")
+            // An admin key names the app in ?app= (an EventSource sends no headers); another app's key sees nothing.
+            let admin = try await api.call(.get, "/v1/notifications/\(id)/events?app=\(app.id)", key: test.admin)
+            #expect(admin.status == 200 && admin.text.contains(#""pending":0"#))
+            let other = try await api.createApp(admin: test.admin, bundleID: "com.example.other")
+            #expect(try await api.call(.get, "/v1/notifications/\(id)/events", key: other.key).status == 404)
+        }
+    }
+
     @Test("the console's page and files are served with a content security policy; nothing else is")
     func assets() async throws {
         let test = try await TestServer.make()

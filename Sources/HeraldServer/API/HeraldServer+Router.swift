@@ -90,6 +90,10 @@ extension HeraldServer {
         router.get("/v1/notifications/:id/deliveries") { request, context in
             try await self.withStoreDeadline { try await self.notificationDeliveries(request, id: context.parameters.require("id")) }
         }
+        // Server-sent events: answers at once, then streams outside the store deadline.
+        router.get("/v1/notifications/:id/events") { request, context in
+            try await self.withStoreDeadline { try await self.notificationEvents(request, id: context.parameters.require("id")) }
+        }
         router.post("/v1/notifications/:id/cancel") { request, context in
             try await self.withStoreDeadline { try await self.cancelNotification(request, id: context.parameters.require("id")) }
         }

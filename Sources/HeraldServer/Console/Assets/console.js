@@ -9,6 +9,7 @@ const state = {
   apps: [],
   app: null, // the app the pages act on
   timers: [],
+  streams: [], // EventSources of the page shown
   composeTo: null, // a simulated iPhone's token, when Compose is opened from its page
 };
 
@@ -224,6 +225,8 @@ function chooseApp(id) {
 function stopTimers() {
   for (const timer of state.timers) clearTimeout(timer);
   state.timers = [];
+  for (const stream of state.streams) stream.close();
+  state.streams = [];
 }
 
 /** Runs `task` every `ms` after the previous run finished, while the page that asked is shown. */
@@ -950,9 +953,14 @@ async function notificationPage(id) {
     deliveries.replaceChildren(table, deliveriesCursor ? h("div", { class: "actions" }, h("button", { type: "button", onclick: () => loadDeliveries(true) }, "Next page")) : null);
   };
 
+  let latest = null;
   const refresh = async () => {
     let report;
     try { report = await api("GET", `/v1/notifications/${encodeURIComponent(id)}`); } catch (error) { say(error.message, "error"); stopTimers(); return; }
+    show(report);
+  };
+  const show = (report) => {
+    latest = report;
     heading.replaceChildren("Notification ", badge(report.status));
     const done = report.audienceSize - report.pending;
     const percent = report.audienceSize ? Math.round((100 * done) / report.audienceSize) : 100;
@@ -985,7 +993,27 @@ async function notificationPage(id) {
   });
   await refresh();
   await loadDeliveries(false);
-  every(1000, refresh);
+  if (latest && latest.pending > 0) follow();
+
+  /** Live progress: the server's event stream (one report each time it changes), else polling. */
+  function follow() {
+    const generation = state.generation;
+    if (!window.EventSource) { every(1000, refresh); return; }
+    const query = state.session.admin ? `?app=${encodeURIComponent(state.app)}` : "";
+    const stream = new EventSource(`/v1/notifications/${encodeURIComponent(id)}/events${query}`);
+    state.streams.push(stream);
+    stream.addEventListener("report", (event) => {
+      if (generation !== state.generation) { stream.close(); return; }
+      const report = JSON.parse(event.data);
+      show(report);
+      if (report.pending === 0) stream.close();
+    });
+    stream.addEventListener("error", () => {
+      stream.close();
+      // Ended early (a proxy, a restart): go on by polling while something is pending.
+      if (generation === state.generation && latest?.pending > 0) every(1000, refresh);
+    });
+  }
   return [heading, h("p", { class: "mono muted" }, id),
     h("section", { class: "panel", "aria-labelledby": "progress-title" }, h("h2", { id: "progress-title" }, "Progress"), bar, counts, reasons, h("div", { class: "actions" }, cancel)),
     h("section", { class: "panel", "aria-labelledby": "rate-title" }, h("h2", { id: "rate-title" }, "Sends per second"), chart),
