@@ -40,6 +40,11 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try response()
+    }
+
+    /// The error as its JSON answer, for a handler that adds headers to it.
+    func response() throws -> Response {
         let body = Body(error: .init(code: code, message: message, diagnostics: diagnostics.isEmpty ? nil : diagnostics, requestId: requestID))
         var response = try JSONBody.response(body, status: status)
         if let requestID { response.headers[RequestLogMiddleware<BasicRequestContext>.requestIDField] = requestID }

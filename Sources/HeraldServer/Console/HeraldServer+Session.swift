@@ -74,12 +74,9 @@ extension HeraldServer {
                 try await store.deleteSession(secretHash: APIKeys.hash(secret))
             }
         } catch let error as APIError {
-            response = try JSONBody.response(APIError.Body(error: .init(code: error.code, message: error.message, diagnostics: nil, requestId: nil)), status: error.status)
+            response = try error.response()
         } catch {
-            response = try JSONBody.response(
-                APIError.Body(error: .init(code: "store_unavailable", message: "the session could not be ended in the store: \(error)", diagnostics: nil, requestId: nil)),
-                status: .serviceUnavailable
-            )
+            response = try APIError(.serviceUnavailable, code: "store_unavailable", "the session could not be ended in the store: \(error)").response()
         }
         response.headers[.setCookie] = clear
         return response
