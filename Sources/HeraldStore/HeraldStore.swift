@@ -36,8 +36,10 @@ public protocol HeraldStore: Sendable {
     func keys(appID: String?) async throws -> [StoredAPIKey]
     /// Revokes a key; false when the app has no such key.
     func deleteKey(id: String, appID: String?) async throws -> Bool
-    /// Keeps a console session.
-    func insertSession(_ session: ConsoleSession) async throws
+    /// Keeps a console session, and ends the same key's oldest ones beyond the newest `limit`
+    /// (this one counted); returns how many ended.
+    @discardableResult
+    func insertSession(_ session: ConsoleSession, keepingAtMost limit: Int) async throws -> Int
     /// The session whose secret hashes to `secretHash`, with the key it signed in with, if it
     /// has not ended at `now` and the key still exists.
     func session(secretHash: String, now: Date) async throws -> (session: ConsoleSession, key: StoredAPIKey)?

@@ -22,7 +22,7 @@ struct AppAPITests {
             let paths = try #require(answer["paths"] as? [String: [String: Any]])
             let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
             #expect(routes == documented, "undocumented: \(routes.subtracting(documented).sorted()); not routes: \(documented.subtracting(routes).sorted())")
-            #expect(routes.count == 54)
+            #expect(routes.count == 55)
 
             let health = try await api.call(.get, "/health")
             #expect(health.status == 200)

@@ -148,6 +148,18 @@ import Testing
             #expect(exact.status == 200, "\(exact.text)")
             let got = try await api.call(.get, "/v1/sandbox/devices/\(token(5))/notifications", key: test.admin)
             #expect(got.text.contains(#"{\"z\":1,\"aps\":{\"alert\":\"exact\"},\"a\":12345678901234567890}"#), "\(got.text)")
+            // So does a payload written as a JSON object in the body, and a language's payload.
+            let object = #"{"to":{"tokens":["\#(token(5))"]},"payload":{"z":2,"aps":{"alert":"object"},"a":12345678901234567891}}"#
+            #expect(try await api.call(.post, "/v1/notifications?wait=true", key: app.key, raw: object).status == 200)
+            let written = try await api.call(.get, "/v1/sandbox/devices/\(token(5))/notifications", key: test.admin)
+            #expect(written.text.contains(#"{\"z\":2,\"aps\":{\"alert\":\"object\"},\"a\":12345678901234567891}"#), "\(written.text)")
+            let linted = try await api.call(.post, "/v1/lint", key: app.key, raw: #"{"payload":{"z":2,"aps":{"alert":"lint"},"a":0.10}}"#)
+            #expect(linted["payload"] as? String == #"{"z":2,"aps":{"alert":"lint"},"a":0.10}"#, "\(linted.text)")
+            try await api.call(.put, "/v1/devices/\(token(6))", key: app.key, json: ["environment": "development", "locale": "en"])
+            let local = #"{"to":{"tokens":["\#(token(6))"]},"message":{"body":"x"},"locales":{"en":{"payload":{"y":3,"aps":{"alert":"local"},"b":0.10}}}}"#
+            #expect(try await api.call(.post, "/v1/notifications?wait=true", key: app.key, raw: local).status == 200)
+            let localized = try await api.call(.get, "/v1/sandbox/devices/\(token(6))/notifications", key: test.admin)
+            #expect(localized.text.contains(#"{\"y\":3,\"aps\":{\"alert\":\"local\"},\"b\":0.10}"#), "\(localized.text)")
             let both = try await api.call(.post, "/v1/notifications", key: app.key, json: ["to": ["all": true], "payloadText": text, "message": ["body": "x"]])
             #expect(both.status == 400, "\(both.text)")
             #expect(try await api.call(.get, "/v1/sandbox/devices", key: app.key).status == 403)

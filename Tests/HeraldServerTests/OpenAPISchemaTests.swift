@@ -171,7 +171,7 @@ struct OpenAPISchemaTests {
             ("DeviceInput", DeviceInput.self), ("BulkDeviceInput", BulkDeviceInput.self), ("SendRequest", SendRequest.self), ("AppInput", AppInput.self),
             ("ScheduleInput", ScheduleInput.self), ("Message", SendRequest.MessageFields.self), ("Content", SendRequest.Content.self),
             ("Credential", AppInput.CredentialInput.self), ("SessionInput", SessionInput.self), ("LintRequest", LintRequest.self),
-            ("PhoneInput", PhoneInput.self), ("TapInput", TapInput.self),
+            ("PhoneInput", PhoneInput.self), ("TapInput", TapInput.self), ("PhoneChange", PhoneChange.self),
         ]
         for (name, type) in pairs {
             let documented = Set((try schema(name)["properties"] as? [String: Any] ?? [:]).keys)

@@ -53,9 +53,9 @@ struct StoreConformanceTests {
 
             // Console sessions: found with their key until they end, the key is revoked, or
             // they are signed out; ended ones are purged.
-            try await store.insertSession(ConsoleSession(secretHash: "s2", keyID: "k2", createdAt: now, expiresAt: now.addingTimeInterval(60)))
-            try await store.insertSession(ConsoleSession(secretHash: "s0", keyID: "k_admin", createdAt: now, expiresAt: now.addingTimeInterval(60)))
-            try await store.insertSession(ConsoleSession(secretHash: "old", keyID: "k2", createdAt: now, expiresAt: now.addingTimeInterval(-1)))
+            try await store.insertSession(ConsoleSession(secretHash: "s2", keyID: "k2", createdAt: now, expiresAt: now.addingTimeInterval(60)), keepingAtMost: 20)
+            try await store.insertSession(ConsoleSession(secretHash: "s0", keyID: "k_admin", createdAt: now, expiresAt: now.addingTimeInterval(60)), keepingAtMost: 20)
+            try await store.insertSession(ConsoleSession(secretHash: "old", keyID: "k2", createdAt: now, expiresAt: now.addingTimeInterval(-1)), keepingAtMost: 20)
             let found = try #require(try await store.session(secretHash: "s2", now: now))
             #expect(found.key.appID == "a2" && found.session.keyID == "k2" && found.session.expiresAt == now.addingTimeInterval(60))
             #expect(try await store.session(secretHash: "s2", now: now.addingTimeInterval(61)) == nil)
@@ -66,6 +66,17 @@ struct StoreConformanceTests {
             try await store.deleteSession(secretHash: "s0")
             #expect(try await store.session(secretHash: "s0", now: now) == nil)
             #expect(try await store.purgeSessions(now: now) == 2)
+            // A key keeps its newest sessions only.
+            for index in 0..<5 {
+                let ended = try await store.insertSession(
+                    ConsoleSession(secretHash: "many\(index)", keyID: "k_admin", createdAt: now.addingTimeInterval(Double(index)), expiresAt: now.addingTimeInterval(60)),
+                    keepingAtMost: 3
+                )
+                #expect(ended == (index < 3 ? 0 : 1))
+            }
+            #expect(try await store.session(secretHash: "many1", now: now) == nil)
+            #expect(try await store.session(secretHash: "many2", now: now) != nil)
+            #expect(try await store.session(secretHash: "many4", now: now) != nil)
         }
     }
 

@@ -26,7 +26,9 @@ struct ConsoleBrowserTests {
             await browser.quit()
             throw error
         }
-        await browser.quit()
+        #expect(!browser.browserProcesses.isEmpty)
+        let left = await browser.quit()
+        #expect(left.isEmpty, "still running after quit: \(left)")
         #expect(await server.process.terminate() == 0)
     }
 
@@ -70,7 +72,12 @@ struct ConsoleBrowserTests {
         try await browser.go(base + "/#/compose")
         try await browser.waitForText("#lint-summary") { $0.contains("No problems") || $0.contains("No errors") }
         try await browser.type("textarea[name=targetValues]", token)
-        try await browser.click("button[aria-controls=pane-json]")
+        // The tabs move with the arrow keys, as a tab list does.
+        try await browser.press("#tab-form", .arrowRight)
+        #expect(try await browser.attribute("#tab-json", "aria-selected") == "true")
+        #expect(try await browser.script("return document.activeElement.id").stringValue == "tab-json")
+        #expect(try await browser.attribute("#tab-form", "tabindex") == "-1")
+        try await browser.element("#pane-json:not([hidden])")
         try await browser.type("textarea[name=payloadText]", "{\n  \"aps\": {\"alert\": {\"title\": \"Hello\", \"body\": \"From the console\"},}\n}")
         // Lint runs as one types: wait for the finding about the whole text, under the editor.
         try await browser.waitForText("[id$=-problem].inline-error:not(:empty)") { $0.contains("line 2") }
@@ -123,6 +130,14 @@ struct ConsoleBrowserTests {
         try await browser.click("[data-phone] button[data-action=ActionD]")
         try await browser.waitForText("[data-phone] .transcript") { $0.contains("ActionD") }
         try await shot("10-iphone-tapped")
+        // Its side button: locked, the lock screen shows what arrived; then unlocked again.
+        try await browser.click("[data-phone] button[data-lock]")
+        try await browser.waitForText("[data-phone] .phone-status") { $0.contains("Locked") }
+        try await browser.waitForText("[data-phone] .transcript") { $0.contains("device locked") }
+        #expect(try await browser.attribute("[data-phone] .phone-screen", "aria-label")?.hasPrefix("Lock screen") == true)
+        try await shot("14-iphone-locked")
+        try await browser.click("[data-phone] button[data-lock]")
+        try await browser.waitForText("[data-phone] .phone-status") { $0.contains("Unlocked") }
 
         try await browser.go(base + "/#/schedules")
         try await browser.waitForText("main .empty") { $0.contains("No schedules") }
@@ -141,6 +156,21 @@ struct ConsoleBrowserTests {
         #expect(String(decoding: faults.body, as: UTF8.self).contains("\"429\":0.2"), "\(String(decoding: faults.body, as: UTF8.self))")
         try await browser.click("main form button[type=button]")
         try await browser.waitForText("#status") { $0.contains("No faults") }
+
+        // An app's own page: credentials per environment, keys, settings.
+        try await browser.go(base + "/#/apps")
+        try await browser.click("main table a")
+        try await browser.waitForText("main h1") { $0.contains("Demo") }
+        try await shot("15-app")
+        // Dark mode follows the system.
+        try await browser.prefersDark(true)
+        try await browser.waitForText("main h1") { $0.contains("Demo") }
+        let dark = try await browser.script("return getComputedStyle(document.body).backgroundColor").stringValue
+        #expect(dark == "rgb(17, 17, 20)", "\(dark ?? "")")
+        try await browser.go(base + "/#/compose")
+        try await browser.waitForText("#lint-summary") { !$0.contains("Checking") }
+        try await shot("16-compose-dark")
+        try await browser.prefersDark(false)
 
         // Phone width: the same page, one column.
         try await browser.resize(width: 390, height: 844)

@@ -63,6 +63,15 @@ import Testing
         #expect(wrong["error"]?["message"]?.stringValue?.isEmpty == false)
         try await server.call("POST", "/v1/phones/\(id)/tap", key: app.key, body: #"{"notification": "nothing-like-it"}"#, expect: 400)
 
+        // The side button: locked, then unlocked, each in the transcript.
+        let locked = try await server.call("PATCH", "/v1/phones/\(id)", key: app.key, body: #"{"locked": true}"#)
+        #expect(locked["locked"]?.boolValue == true)
+        #expect(locked["transcript"]?.arrayValue?.last?.stringValue?.contains("device locked") == true, "\(locked)")
+        let unlocked = try await server.call("PATCH", "/v1/phones/\(id)", key: app.key, body: #"{"locked": false}"#)
+        #expect(unlocked["locked"]?.boolValue == false)
+        try await server.call("PATCH", "/v1/phones/\(id)", key: app.key, body: #"{"lock": true}"#, expect: 400)
+        try await server.call("PATCH", "/v1/phones/phone_nothing", key: app.key, body: #"{"locked": true}"#, expect: 404)
+
         #expect(try await server.call("GET", "/v1/phones", key: app.key)["phones"]?.arrayValue?.count == 1)
         try await server.call("DELETE", "/v1/phones/\(id)", key: app.key, expect: 204)
         try await server.call("GET", "/v1/phones/\(id)", key: app.key, expect: 404)

@@ -90,12 +90,53 @@ final class WebDriver: Sendable {
         }
     }
 
-    /// Closes the browser and stops chromedriver.
-    func quit() async {
+    /// Closes the browser and stops chromedriver, and then every process it started that is
+    /// still there (a browser that hung on closing, its renderers and zygotes).
+    /// Returns those that were still running two seconds later (none, normally).
+    @discardableResult
+    func quit() async -> [pid_t] {
         _ = try? await Self.call(port: port, .DELETE, "/session/\(session)", nil)
+        let started = Self.descendants(of: process.processIdentifier)
         process.terminate()
         for _ in 0..<50 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for pid in started { kill(pid, SIGKILL) }
+        var running = started
+        for _ in 0..<20 where !running.isEmpty {
+            try? await Task.sleep(for: .milliseconds(100))
+            running = running.filter(Self.isRunning)
+        }
+        return running
+    }
+
+    /// Whether `pid` runs (a zombie, dead but not yet reaped, does not).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    /// The processes chromedriver started that run now.
+    var browserProcesses: [pid_t] { Self.descendants(of: process.processIdentifier) }
+
+    /// The processes below `root`, read from `/proc` (each one's parent is the fourth field of
+    /// its `stat`, after the command name in parentheses).
+    static func descendants(of root: pid_t) -> [pid_t] {
+        var children: [pid_t: [pid_t]] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = pid_t(fields[1]) { children[parent, default: []].append(pid) }
+        }
+        var found: [pid_t] = []
+        var next = [root]
+        while let pid = next.popLast() {
+            for child in children[pid] ?? [] where !found.contains(child) {
+                found.append(child)
+                next.append(child)
+            }
+        }
+        return found
     }
 
     // MARK: Commands
@@ -126,6 +167,24 @@ final class WebDriver: Sendable {
         let id = try await element(css)
         if replacing { try await command(.POST, "/element/\(id)/clear", [:]) }
         try await command(.POST, "/element/\(id)/value", ["text": .string(text)])
+    }
+
+    /// A key pressed on the element, such as ``Key/arrowRight``.
+    func press(_ css: String, _ key: Key) async throws {
+        let id = try await element(css)
+        try await command(.POST, "/element/\(id)/value", ["text": .string(key.rawValue)])
+    }
+
+    /// Keys by their WebDriver code points.
+    enum Key: String {
+        case arrowLeft = "\u{E012}", arrowRight = "\u{E014}", home = "\u{E011}", end = "\u{E010}"
+    }
+
+    /// The page as the system's dark mode (`prefers-color-scheme: dark`) or light mode shows it,
+    /// through Chromium's DevTools protocol (chromedriver's `goog/cdp/execute`).
+    func prefersDark(_ dark: Bool) async throws {
+        let features: JSONValue = [["name": "prefers-color-scheme", "value": .string(dark ? "dark" : "light")]]
+        try await command(.POST, "/goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia", "params": ["features": features]])
     }
 
     /// Picks the option whose value is `value` in a select.

@@ -48,6 +48,7 @@ extension HeraldServer {
         router.post("/v1/phones") { request, _ in try await self.withStoreDeadline { try await self.addPhone(request) } }
         router.get("/v1/phones") { request, _ in try await self.withStoreDeadline { try await self.listPhones(request) } }
         router.get("/v1/phones/:phone") { request, context in try await self.withStoreDeadline { try await self.showPhone(request, id: context.parameters.require("phone")) } }
+        router.patch("/v1/phones/:phone") { request, context in try await self.withStoreDeadline { try await self.changePhone(request, id: context.parameters.require("phone")) } }
         router.delete("/v1/phones/:phone") { request, context in try await self.withStoreDeadline { try await self.removePhone(request, id: context.parameters.require("phone")) } }
         router.post("/v1/phones/:phone/tap") { request, context in try await self.withStoreDeadline { try await self.tapPhone(request, id: context.parameters.require("phone")) } }
         router.get("/v1/sandbox/counters") { request, _ in try await self.withStoreDeadline { try await self.sandboxCall(request, "GET", "/counters") } }

@@ -38,13 +38,19 @@ enum JSONBody {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if let known = type as? any KnownFields.Type, let value = try? JSONParser().parse(Array(data)) {
-            try known.check(value)
+        let parsed = try? JSONParser().parse(Array(data))
+        if let known = type as? any KnownFields.Type, let parsed {
+            try known.check(parsed)
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
-            return try decoder.decode(type, from: data)
+            let decoded = try decoder.decode(type, from: data)
+            if var written = decoded as? any PayloadsAsWritten, let body = parsed?.objectValue {
+                written.keepPayloads(asWritten: body)
+                return written as! T
+            }
+            return decoded
         } catch let error as APIError {
             throw error
         } catch let error as DecodingError {

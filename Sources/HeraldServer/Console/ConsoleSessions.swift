@@ -17,6 +17,8 @@ enum ConsoleSessions {
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
     /// How long a session lasts from sign-in.
     static let lifetime: TimeInterval = 12 * 3600
+    /// Sessions a key keeps at once; signing in once more ends the oldest.
+    static let perKey = 20
 
     static let ended = APIError(.unauthorized, code: "session_ended", "the console session has ended (signed out, expired, or its key was revoked); sign in again")
 

@@ -19,6 +19,13 @@ struct TapInput: Codable, Sendable, KnownFields {
     static var fields: [String: FieldShape] { ["notification": .value, "action": .value, "text": .value] }
 }
 
+/// `PATCH /v1/phones/{id}`: what changes on the phone.
+struct PhoneChange: Codable, Sendable, KnownFields {
+    var locked: Bool?
+
+    static var fields: [String: FieldShape] { ["locked": .value] }
+}
+
 struct PhoneList: Encodable, Sendable {
     var phones: [PhoneState]
 }
@@ -69,6 +76,18 @@ extension HeraldServer {
             return try JSONBody.response(try await phones.tap(id: id, notification: input.notification, action: input.action, text: input.text))
         } catch let error as PhoneError {
             throw APIError(error.isBadRequest ? .badRequest : .conflict, code: "tap_refused", error.description)
+        }
+    }
+
+    /// Locks or unlocks the phone, as its side button would.
+    func changePhone(_ request: Request, id: String) async throws -> Response {
+        let (phones, phone) = try await visiblePhone(request, id: id)
+        let input = try await JSONBody.decode(PhoneChange.self, from: request, limit: 4096)
+        guard let locked = input.locked else { return try JSONBody.response(phone) }
+        do {
+            return try JSONBody.response(try await phones.setLocked(id: id, locked: locked))
+        } catch let error as PhoneError {
+            throw APIError(.notFound, code: "phone_gone", error.description)
         }
     }
 

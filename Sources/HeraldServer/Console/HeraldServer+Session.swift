@@ -40,7 +40,7 @@ extension HeraldServer {
         let session = ConsoleSession(
             secretHash: APIKeys.hash(sessionSecret), keyID: key.id, createdAt: now, expiresAt: now.addingTimeInterval(ConsoleSessions.lifetime)
         )
-        try await store.insertSession(session)
+        try await store.insertSession(session, keepingAtMost: ConsoleSessions.perKey)
         // The browser's previous session, if any, ends: one browser, one session.
         if let previous = ConsoleSessions.secret(in: request) { try? await store.deleteSession(secretHash: APIKeys.hash(previous)) }
         RequestTrace.current?.appID = key.appID ?? "admin"

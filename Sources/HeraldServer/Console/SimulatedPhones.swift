@@ -9,6 +9,8 @@ public protocol SimulatedPhones: Sendable {
     /// Taps a shown notification (`action` nil: the notification itself), with `text` for an
     /// action that takes text.
     func tap(id: String, notification: String, action: String?, text: String?) async throws -> PhoneState
+    /// Locks or unlocks the phone (locking sends a foreground app to the background).
+    func setLocked(id: String, locked: Bool) async throws -> PhoneState
     /// Takes the phone away (its token stays registered with the sandbox).
     func remove(id: String) async -> Bool
 }

@@ -83,5 +83,6 @@ enum PostgresSchema {
         CREATE TABLE IF NOT EXISTS console_sessions (
             secret_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL)
         """,
+        "CREATE INDEX IF NOT EXISTS console_sessions_key ON console_sessions (key_id, created_at)",
     ]
 }

@@ -236,10 +236,18 @@ public final class PostgresStore: HeraldStore {
         try await changes("DELETE FROM api_keys WHERE id = $1 AND app_id IS NOT DISTINCT FROM $2 RETURNING 1", [.text(id), .text(appID)]) > 0
     }
 
-    public func insertSession(_ session: ConsoleSession) async throws {
+    @discardableResult
+    public func insertSession(_ session: ConsoleSession, keepingAtMost limit: Int) async throws -> Int {
         _ = try await rows(
             "INSERT INTO console_sessions (secret_hash, key_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
             [.text(session.secretHash), .text(session.keyID), .double(session.createdAt.timeIntervalSince1970), .double(session.expiresAt.timeIntervalSince1970)]
+        )
+        return try await changes(
+            """
+            DELETE FROM console_sessions WHERE key_id = $1 AND secret_hash IN (
+                SELECT secret_hash FROM console_sessions WHERE key_id = $1 ORDER BY created_at DESC, secret_hash OFFSET $2) RETURNING 1
+            """,
+            [.text(session.keyID), .int(Int64(max(limit, 1)))]
         )
     }
 

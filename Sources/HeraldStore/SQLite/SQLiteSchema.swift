@@ -77,6 +77,7 @@ enum SQLiteSchema {
         CREATE TABLE IF NOT EXISTS console_sessions (
             secret_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL, created_at REAL NOT NULL, expires_at REAL NOT NULL)
         """,
+        "CREATE INDEX IF NOT EXISTS console_sessions_key ON console_sessions (key_id, created_at)",
     ]
 
     /// Brings the file to the current layout (in the caller's transaction): creates what is

@@ -187,12 +187,21 @@ public final class SQLiteStore: HeraldStore {
         }
     }
 
-    public func insertSession(_ session: ConsoleSession) async throws {
+    @discardableResult
+    public func insertSession(_ session: ConsoleSession, keepingAtMost limit: Int) async throws -> Int {
         try await pool.write { db in
             try db.execute(
                 sql: "INSERT INTO console_sessions (secret_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [session.secretHash, session.keyID, session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970]
             )
+            try db.execute(
+                sql: """
+                    DELETE FROM console_sessions WHERE key_id = ? AND secret_hash IN (
+                        SELECT secret_hash FROM console_sessions WHERE key_id = ? ORDER BY created_at DESC, secret_hash LIMIT -1 OFFSET ?)
+                    """,
+                arguments: [session.keyID, session.keyID, max(limit, 1)]
+            )
+            return db.changesCount
         }
     }
 

@@ -142,6 +142,12 @@ actor PhoneShelf: SimulatedPhones {
         return await state(id)!
     }
 
+    func setLocked(id: String, locked: Bool) async throws -> PhoneState {
+        guard let phone = phones[id] else { throw PhoneError("no simulated iPhone '\(id)'") }
+        await phone.device.setLocked(locked)
+        return await state(id)!
+    }
+
     func remove(id: String) async -> Bool {
         guard let phone = phones.removeValue(forKey: id) else { return false }
         order.removeAll { $0 == id }

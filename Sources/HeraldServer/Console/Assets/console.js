@@ -632,7 +632,7 @@ async function composePage() {
   const jsonPane = h("div", { hidden: true }, field("Payload (APNs JSON)", json), h("p", { class: "hint", id: "json-hint" }, "Checked as you type, with the line and column of a syntax error."));
   let mode = "form";
   const tabForm = h("button", { type: "button", role: "tab", "aria-selected": "true", "aria-controls": "pane-form" }, "Form");
-  const tabJSON = h("button", { type: "button", role: "tab", "aria-selected": "false", "aria-controls": "pane-json" }, "JSON");
+  const tabJSON = h("button", { type: "button", role: "tab", "aria-selected": "false", "aria-controls": "pane-json", tabindex: "-1" }, "JSON");
   formPane.id = "pane-form"; jsonPane.id = "pane-json";
   tabForm.id = "tab-form"; tabJSON.id = "tab-json";
   formPane.setAttribute("role", "tabpanel"); formPane.setAttribute("aria-labelledby", "tab-form");
@@ -652,10 +652,25 @@ async function composePage() {
     jsonPane.hidden = mode !== "json";
     tabForm.setAttribute("aria-selected", String(mode === "form"));
     tabJSON.setAttribute("aria-selected", String(mode === "json"));
+    // One tab stop for the tab list: the selected tab; the arrow keys move between them.
+    tabForm.tabIndex = mode === "form" ? 0 : -1;
+    tabJSON.tabIndex = mode === "json" ? 0 : -1;
     changed();
   };
   tabForm.addEventListener("click", () => setMode("form"));
   tabJSON.addEventListener("click", () => setMode("json"));
+  const tabs = [tabForm, tabJSON];
+  for (const tab of tabs) {
+    tab.addEventListener("keydown", (event) => {
+      const at = tabs.indexOf(tab);
+      const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+      if (next === undefined) return;
+      event.preventDefault();
+      const target = tabs[(next + tabs.length) % tabs.length];
+      target.focus();
+      setMode(target === tabForm ? "form" : "json");
+    });
+  }
 
   // Locale variants.
   const variants = h("div");
@@ -1221,7 +1236,8 @@ async function phonePage() {
     shelf];
 
   function phoneCard(phone) {
-    const screen = h("div", { class: "phone-screen", "aria-label": `Lock screen of ${phone.id}` },
+    const screen = h("div", { class: phone.locked ? "phone-screen locked" : "phone-screen", "aria-label": `${phone.locked ? "Lock screen" : "Notification Center"} of ${phone.id}` },
+      h("div", { class: "phone-status", "aria-hidden": "true" }, phone.locked ? "🔒 Locked" : "🔓 Unlocked"),
       h("div", { class: "phone-clock", "aria-hidden": "true" }, new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
       phone.notifications.length ? phone.notifications.map((n) => notificationCard(phone, n)) : h("p", { class: "phone-empty" }, "No notifications"));
     return h("section", { class: "panel phone", "aria-labelledby": `${phone.id}-title`, "data-phone": phone.id },
@@ -1229,6 +1245,12 @@ async function phonePage() {
       h("p", { class: "hint" }, "Token ", h("code", { "data-token": "" }, phone.token), ` · ${phone.environment} · badge ${phone.badge}`),
       h("div", { class: "actions" },
         h("button", { type: "button", onclick: () => { state.composeTo = phone.token; location.hash = "#/compose"; } }, "Compose to this iPhone"),
+        h("button", {
+          type: "button", "data-lock": "", onclick: async () => {
+            const updated = await attempt(() => api("PATCH", `/v1/phones/${encodeURIComponent(phone.id)}`, { locked: !phone.locked }), phone.locked ? "Unlocked." : "Locked: what arrives now shows on the lock screen.");
+            if (updated) { list.phones = list.phones.map((p) => (p.id === updated.id ? updated : p)); draw(); }
+          },
+        }, phone.locked ? "Unlock" : "Lock"),
         h("button", {
           type: "button", class: "danger", onclick: async () => {
             if (await attempt(() => api("DELETE", `/v1/phones/${encodeURIComponent(phone.id)}`)) !== undefined) { list.phones = list.phones.filter((p) => p.id !== phone.id); draw(); }
