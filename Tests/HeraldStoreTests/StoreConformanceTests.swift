@@ -277,15 +277,41 @@ struct StoreConformanceTests {
             #expect(first.state == .queued && first.reason == "ConnectionFailed" && first.nextAttemptAt == retryAt && first.attempts == 1)
             #expect(records.first { $0.token == claimed[1].token }?.attempts == 0)
 
-            // Due again: claimed with the attempts counted so far.
-            let again = try await store.claim(owner: "n2", limit: 10, lease: 5, now: retryAt.addingTimeInterval(1))
-            #expect(Set(again.map(\.id)) == [claimed[0].id, claimed[1].id])
+            // Due again, and the renewed lease ends at last (its node died): the rows to retry
+            // and the row in flight are claimed, with the attempts counted so far (a store may
+            // hold rows to retry until the rows claimed with them are recorded or their lease ends).
+            let again = try await store.claim(owner: "n2", limit: 10, lease: 5, now: now.addingTimeInterval(31))
+            #expect(Set(again.map(\.id)) == [claimed[0].id, claimed[1].id, claimed[3].id])
             #expect(again.first { $0.id == claimed[0].id }?.attempts == 2)
+            #expect(again.first { $0.id == claimed[1].id }?.attempts == 1)
+            #expect(again.first { $0.id == claimed[3].id }?.attempts == 2)
             try await store.record(again.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: retryAt) })
             let after = try await store.deliveries(notificationID: sent.id, limit: 10).first { $0.token == claimed[0].token }
-            #expect(after?.state == .sent && after?.reason == nil && after?.nextAttemptAt == nil)
-            // The renewed lease ends at last (its node died): the row is taken over.
-            #expect(try await store.claim(owner: "n2", limit: 10, lease: 5, now: now.addingTimeInterval(31)).map(\.id) == [claimed[3].id])
+            #expect(after?.state == .sent && after?.reason == nil && after?.nextAttemptAt == nil && after?.attempts == 2)
+            #expect(try await store.queueDepth() == 0)
+        }
+    }
+
+    @Test("rows to retry are claimed when due once the rows claimed with them are recorded", arguments: StoreBackend.available)
+    func retriesComeBackWhenDue(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            for index in 0..<3 { _ = try await store.upsertDevice(device("a1", String(format: "aa%02d", index))) }
+            _ = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now)
+            let claimed = try await store.claim(owner: "n1", limit: 10, lease: 60, now: now)
+            #expect(claimed.count == 3)
+            let retryAt = now.addingTimeInterval(20)
+            try await store.record([
+                .retry(id: claimed[0].id, at: retryAt, reason: "TooManyRequests", now: now),
+                DeliveryOutcome(id: claimed[1].id, state: .sent, status: 200, finishedAt: now),
+            ])
+            try await store.record([.retry(id: claimed[2].id, at: retryAt.addingTimeInterval(5), reason: "TooManyRequests", now: now)])
+            #expect(try await store.claim(owner: "n2", limit: 10, lease: 60, now: retryAt.addingTimeInterval(-1)).isEmpty)
+            // Well within the first claim's lease: each when due.
+            let due = try await store.claim(owner: "n2", limit: 10, lease: 60, now: retryAt)
+            #expect(due.map(\.id) == [claimed[0].id])
+            try await store.record([DeliveryOutcome(id: claimed[0].id, state: .sent, status: 200, finishedAt: retryAt)])
+            #expect(try await store.claim(owner: "n3", limit: 10, lease: 60, now: retryAt.addingTimeInterval(5)).map(\.id) == [claimed[2].id])
+            #expect(try await store.queueDepth() == 1)
         }
     }
 

@@ -12,6 +12,76 @@ enum PostgresSchema {
         ("notifications", "cancelled_at", "DOUBLE PRECISION"),
     ]
 
+    /// Percent of a deliveries page filled by inserts (the rest takes the recorded versions).
+    static let deliveriesFillFactor = 50
+
+    /// Delivery rows per batch when a notification is queued.
+    static let batchRows = 1000
+
+    /// `herald_claim(owner, limit, lease, now)`: claims up to `limit` deliveries in one
+    /// statement, server-side (a claim over several round trips would hold its batches' locks
+    /// for as long as a broken connection leaves its transaction open). Batches are taken
+    /// first when their lease ended (the rows their holder never recorded count its attempt),
+    /// then when due again (rows to retry), then new ones in the order queued, each skipped
+    /// while another claim holds it. A batch's rows to retry that are not due stay in it; a
+    /// batch with nothing ready is given back until its first retry, or deleted when nothing
+    /// in it is queued; one with more ready rows than wanted is cut in two, the rest a batch of
+    /// its own. Each row comes with the attempt about to be made counted (recording counts it).
+    static let claimFunction = """
+        CREATE OR REPLACE FUNCTION herald_claim(p_owner TEXT, p_limit INT, p_lease DOUBLE PRECISION, p_now DOUBLE PRECISION)
+        RETURNS TABLE (id BIGINT, notification_id TEXT, app_id TEXT, token TEXT, environment TEXT, locale TEXT, attempts BIGINT, queued_at DOUBLE PRECISION)
+        LANGUAGE plpgsql AS $claim$
+        #variable_conflict use_column
+        DECLARE
+            b RECORD;
+            wanted INT := p_limit;
+            ready BIGINT[];
+            taken BIGINT[];
+            next_due DOUBLE PRECISION;
+        BEGIN
+            WHILE wanted > 0 LOOP
+                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, q.lease_until IS NOT NULL AS expired INTO b
+                FROM delivery_batches q
+                WHERE (q.lease_until IS NULL AND q.due_at <= p_now) OR q.lease_until < p_now
+                ORDER BY CASE WHEN q.lease_until IS NOT NULL THEN 0 WHEN q.due_at > 0 THEN 1 ELSE 2 END, q.due_at, q.id
+                LIMIT 1 FOR UPDATE SKIP LOCKED;
+                EXIT WHEN NOT FOUND;
+                SELECT array_agg(r.id ORDER BY r.id) INTO ready FROM (
+                    SELECT d.id FROM deliveries d
+                    WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued'
+                      AND (d.retry_at IS NULL OR d.retry_at <= p_now)
+                    ORDER BY d.id LIMIT wanted + 1) r;
+                IF ready IS NULL THEN
+                    SELECT MIN(d.retry_at) INTO next_due FROM deliveries d
+                    WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued';
+                    IF next_due IS NULL THEN
+                        DELETE FROM delivery_batches q WHERE q.id = b.id;
+                    ELSE
+                        UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL, pending = 0 WHERE q.id = b.id;
+                    END IF;
+                    CONTINUE;
+                END IF;
+                IF cardinality(ready) > wanted THEN
+                    taken := ready[1:wanted];
+                    INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
+                    VALUES (b.notification_id, ready[wanted] + 1, b.last_id, b.due_at);
+                    UPDATE delivery_batches q SET last_id = ready[wanted], lease_owner = p_owner, lease_until = p_now + p_lease, pending = wanted
+                    WHERE q.id = b.id;
+                ELSE
+                    taken := ready;
+                    UPDATE delivery_batches q SET lease_owner = p_owner, lease_until = p_now + p_lease, pending = cardinality(ready) WHERE q.id = b.id;
+                END IF;
+                IF b.expired THEN
+                    UPDATE deliveries d SET attempts = d.attempts + 1 WHERE d.id = ANY(taken) AND d.retry_at IS NULL;
+                END IF;
+                RETURN QUERY SELECT d.id, d.notification_id, d.app_id, d.token, d.environment, d.locale, d.attempts + 1, d.queued_at
+                    FROM deliveries d WHERE d.id = ANY(taken) ORDER BY d.id;
+                wanted := wanted - cardinality(taken);
+            END LOOP;
+        END
+        $claim$
+        """
+
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
         """
@@ -39,24 +109,33 @@ enum PostgresSchema {
         // An app's list, newest first; retention, oldest first.
         "CREATE INDEX IF NOT EXISTS notifications_listed ON notifications (app_id, created_at, id)",
         "CREATE INDEX IF NOT EXISTS notifications_created ON notifications (created_at)",
+        // Half of each page is left free, so that recording an outcome (no indexed column
+        // changes) rewrites the row in its own page without new index entries (a HOT update).
         """
         CREATE TABLE IF NOT EXISTS deliveries (
             id BIGSERIAL PRIMARY KEY, notification_id TEXT NOT NULL, app_id TEXT NOT NULL, token TEXT NOT NULL,
             environment TEXT NOT NULL, locale TEXT, state TEXT NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION,
             attempts BIGINT NOT NULL DEFAULT 0, status BIGINT, reason TEXT, apns_id TEXT,
-            queued_at DOUBLE PRECISION NOT NULL, finished_at DOUBLE PRECISION, retry_at DOUBLE PRECISION)
+            queued_at DOUBLE PRECISION NOT NULL, finished_at DOUBLE PRECISION, retry_at DOUBLE PRECISION) WITH (fillfactor = \(deliveriesFillFactor))
         """,
-        // The queue is three partial indexes over the queued rows, so that a claim reads only
-        // what it can take: rows ready now in id order, rows waiting to be retried by their
-        // time, and rows in flight by when their lease ends (few: those being sent). Rows in
-        // flight are out of the ready index, so claims never step over them, and a row
-        // recorded as sent or failed leaves all three: history costs the queue nothing. (One
-        // index on every queued row made each claim step over the rows in flight, and led the
-        // planner to join a batch's outcomes against every queued row.)
+        // The queue is a small table of batches: ranges of one notification's delivery ids,
+        // each claimed and leased as a whole (see PostgresStore's claim). A delivery row is
+        // written twice, queued and then recorded, and its indexes only once: per-row leases
+        // moved each row between partial indexes on every claim (three row versions, each in
+        // every index). The layout before had them (deliveries_ready, _due, _leased). A batch's
+        // `due_at` is 0 until it is given back with rows to retry, then their first retry time;
+        // `pending` counts the rows its holder claimed and has not recorded.
         "DROP INDEX IF EXISTS deliveries_queued",
-        "CREATE INDEX IF NOT EXISTS deliveries_ready ON deliveries (id) WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NULL",
-        "CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (retry_at) WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL",
-        "CREATE INDEX IF NOT EXISTS deliveries_leased ON deliveries (lease_until) WHERE state = 'queued' AND lease_until IS NOT NULL",
+        "DROP INDEX IF EXISTS deliveries_ready",
+        "DROP INDEX IF EXISTS deliveries_due",
+        "DROP INDEX IF EXISTS deliveries_leased",
+        """
+        CREATE TABLE IF NOT EXISTS delivery_batches (
+            id BIGSERIAL PRIMARY KEY, notification_id TEXT NOT NULL, first_id BIGINT NOT NULL, last_id BIGINT NOT NULL,
+            due_at DOUBLE PRECISION NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION, pending BIGINT NOT NULL DEFAULT 0)
+        """,
+        "CREATE INDEX IF NOT EXISTS delivery_batches_range ON delivery_batches (notification_id, first_id)",
+        claimFunction,
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
         "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",
         """

@@ -11,13 +11,9 @@ extension PostgresStore {
         ).map(Self.device(from:))
     }
 
-    /// The notifications with queued deliveries, read through the queue's three partial
-    /// indexes once per statement (its cost follows the queue's depth, not the history's size;
-    /// DISTINCT keeps the planner's estimate small enough to hash).
-    static let notificationsWithQueuedRows = """
-        SELECT DISTINCT notification_id FROM (SELECT notification_id FROM deliveries WHERE \(ready)
-            UNION ALL SELECT notification_id FROM deliveries WHERE \(due) UNION ALL SELECT notification_id FROM deliveries WHERE \(leased)) AS queued
-        """
+    /// The notifications with queued deliveries: those with a batch in the queue (a batch
+    /// lives while its range holds queued rows; see PostgresSchema), a small table.
+    static let notificationsWithQueuedRows = "SELECT DISTINCT notification_id FROM delivery_batches"
 
     /// A notification's status from its row (aliased `n`).
     static let notificationStatus = """
@@ -74,12 +70,14 @@ extension PostgresStore {
             try await connection.query(
                 .sql(
                     """
-                    UPDATE deliveries SET state = 'cancelled', finished_at = $1, retry_at = NULL, lease_owner = NULL, lease_until = NULL
+                    UPDATE deliveries SET state = 'cancelled', finished_at = $1, retry_at = NULL
                     WHERE notification_id = $2 AND state = 'queued'
                     """,
                     [.double(now.timeIntervalSince1970), .text(notificationID)]
                 ), logger: logger
             )
+            // Nothing of it is queued now: its batches go (outcomes still to come need none).
+            try await connection.query(.sql("DELETE FROM delivery_batches WHERE notification_id = $1", [.text(notificationID)]), logger: logger)
             notification.cancelledAt = now
             return notification
         }

@@ -28,7 +28,11 @@ extension PostgresStore {
                     WITH queued AS (
                         INSERT INTO deliveries (notification_id, app_id, token, environment, locale, state, attempts, queued_at)
                         SELECT $1, d.app_id, d.token, d.environment, d.locale, 'queued', 0, $2 FROM devices d WHERE \(filter.condition)
-                        ORDER BY d.token RETURNING 1)
+                        ORDER BY d.token RETURNING id),
+                    batches AS (
+                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
+                        SELECT $1, MIN(id), MAX(id), 0 FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / \(PostgresSchema.batchRows) AS chunk FROM queued) AS numbered
+                        GROUP BY chunk RETURNING 1)
                     SELECT COUNT(*) FROM queued
                     """,
                     [.text(notification.id), .double(notification.createdAt.timeIntervalSince1970)] + filter.arguments.map { .text($0) }
@@ -64,26 +68,12 @@ extension PostgresStore {
         }
     }
 
+    /// Claims whole batches in one statement (`herald_claim`, see PostgresSchema): the lease is
+    /// the batch's, one row written per batch rather than one per delivery.
     public func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery] {
         try await rows(
-            """
-            WITH expired AS (
-                SELECT id FROM deliveries WHERE state = 'queued' AND lease_until IS NOT NULL AND lease_until < $3
-                ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED),
-            due AS (
-                SELECT id FROM deliveries WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL AND retry_at <= $3
-                ORDER BY retry_at LIMIT $4 FOR UPDATE SKIP LOCKED),
-            ready AS (
-                SELECT id FROM deliveries WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NULL
-                ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED),
-            picked AS (
-                SELECT id FROM (SELECT id, 0 AS rank FROM expired UNION ALL SELECT id, 1 FROM due UNION ALL SELECT id, 2 FROM ready) AS candidates
-                ORDER BY rank, id LIMIT $4)
-            UPDATE deliveries SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
-            WHERE id IN (SELECT id FROM picked)
-            RETURNING id, notification_id, app_id, token, environment, locale, attempts, queued_at
-            """,
-            [.text(owner), .double(now.timeIntervalSince1970 + lease), .double(now.timeIntervalSince1970), .int(Int64(limit))]
+            "SELECT id, notification_id, app_id, token, environment, locale, attempts, queued_at FROM herald_claim($1, $2::int, $3, $4)",
+            [.text(owner), .int(Int64(limit)), .double(lease), .double(now.timeIntervalSince1970)]
         ).map { row in
             let (id, notificationID, appID, token, environment, locale, attempts, queuedAt) = try row.decode(
                 (Int64, String, String, String, String, String?, Int64, Double).self
@@ -92,17 +82,19 @@ extension PostgresStore {
                 id: id, notificationID: notificationID, appID: appID, token: token, environment: APNsEnvironment(rawValue: environment),
                 locale: locale, attempts: Int(attempts), queuedAt: Date(timeIntervalSince1970: queuedAt)
             )
-        }.sorted { $0.id < $1.id }
+        }
     }
 
     public func record(_ outcomes: [DeliveryOutcome]) async throws {
         guard !outcomes.isEmpty else { return }
         // One statement for the whole batch: arrays unnested side by side ('' and 0 stand for null).
         // A delivery to be retried stays queued (no finishing time) with its retry time; one put
-        // back without an attempt has the claim's attempt taken back. A row that is no longer
+        // back without an attempt is not counted as one. A row that is no longer
         // queued keeps its outcome: a late write from a node whose lease ended (a store outage)
         // must not undo what the node that took the row over recorded. A row cancelled while
         // in flight takes its final outcome (a send APNs took stays a send) but not a retry.
+        // Each row written counts down its batch's pending rows; a batch with none left is
+        // given back below.
         var bindings = PostgresBindings(capacity: 8)
         bindings.append(outcomes.map(\.id))
         bindings.append(outcomes.map(\.state.rawValue))
@@ -111,23 +103,60 @@ extension PostgresStore {
         bindings.append(outcomes.map { $0.apnsID ?? "" })
         bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970))
         bindings.append(outcomes.map { $0.retryAt?.timeIntervalSince1970 ?? 0 })
-        bindings.append(outcomes.map { Int64($0.attempted ? 0 : 1) })
+        bindings.append(outcomes.map { Int64($0.attempted ? 1 : 0) })
+        let done = try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    WITH written AS (
+                        UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
+                            apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
+                            retry_at = NULLIF(v.retry_at, 0), attempts = d.attempts + v.attempted
+                        FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
+                              unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at,
+                              unnest($7::float8[]) AS retry_at, unnest($8::bigint[]) AS attempted) AS v
+                        WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
+                        RETURNING d.id, d.notification_id),
+                    counted AS (
+                        SELECT b.id, COUNT(*) AS rows FROM written w
+                        JOIN LATERAL (
+                            SELECT id, last_id FROM delivery_batches WHERE notification_id = w.notification_id AND first_id <= w.id
+                            ORDER BY first_id DESC LIMIT 1) AS b ON w.id <= b.last_id
+                        GROUP BY b.id)
+                    UPDATE delivery_batches AS b SET pending = b.pending - counted.rows FROM counted
+                    WHERE b.id = counted.id AND b.lease_until IS NOT NULL
+                    RETURNING b.id, b.pending
+                    """, binds: bindings
+            ), logger: logger
+        ).collect().compactMap { row -> Int64? in
+            let (id, pending) = try row.decode((Int64, Int64).self)
+            return pending <= 0 ? id : nil
+        }
+        guard !done.isEmpty else { return }
+        try await release(batches: done, now: outcomes.map(\.finishedAt).max()!.timeIntervalSince1970)
+    }
+
+    /// Gives back batches whose claimed rows are all recorded: each is due again at its first
+    /// retry (or at once, for rows put back), or deleted when nothing in it is queued.
+    private func release(batches: [Int64], now: Double) async throws {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(batches)
+        bindings.append(now)
         try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
-                        apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
-                        retry_at = NULLIF(v.retry_at, 0), attempts = GREATEST(d.attempts - v.unattempted, 0),
-                        lease_owner = NULL, lease_until = NULL
-                    FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
-                          unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at,
-                          unnest($7::float8[]) AS retry_at, unnest($8::bigint[]) AS unattempted) AS v
-                    WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
+                    WITH next AS (
+                        SELECT b.id, (SELECT MIN(COALESCE(d.retry_at, $2)) FROM deliveries d
+                                      WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued') AS due
+                        FROM delivery_batches b WHERE b.id = ANY($1::bigint[]) AND b.pending <= 0 AND b.lease_until IS NOT NULL FOR UPDATE),
+                    emptied AS (DELETE FROM delivery_batches b USING next WHERE b.id = next.id AND next.due IS NULL RETURNING 1)
+                    UPDATE delivery_batches b SET lease_owner = NULL, lease_until = NULL, pending = 0, due_at = next.due
+                    FROM next WHERE b.id = next.id AND next.due IS NOT NULL
                     """, binds: bindings
             ), logger: logger
         )
     }
 
+    /// Extends the lease of this owner's batches that hold any of `ids`.
     public func renewLeases(owner: String, ids: [Int64], until: Date) async throws {
         guard !ids.isEmpty else { return }
         var bindings = PostgresBindings(capacity: 3)
@@ -137,8 +166,9 @@ extension PostgresStore {
         try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    UPDATE deliveries SET lease_until = $3
-                    WHERE id = ANY($2::bigint[]) AND state = 'queued' AND lease_owner = $1 AND lease_until < $3
+                    UPDATE delivery_batches AS b SET lease_until = $3
+                    WHERE b.lease_owner = $1 AND b.lease_until < $3
+                      AND EXISTS (SELECT 1 FROM unnest($2::bigint[]) AS held(id) WHERE held.id BETWEEN b.first_id AND b.last_id)
                     """, binds: bindings
             ), logger: logger
         )
@@ -152,16 +182,9 @@ extension PostgresStore {
     }
 
     public func queueSummary(now: Date) async throws -> QueueSummary {
-        // Each part read through its own partial index (see PostgresSchema): the ready rows'
-        // oldest is the first by id; the waiting and in-flight parts are small.
+        // The queued rows are those in the batches' ranges (see PostgresSchema).
         guard let row = try await rows(
-            """
-            SELECT (SELECT COUNT(*) FROM deliveries WHERE \(Self.ready))
-                     + (SELECT COUNT(*) FROM deliveries WHERE \(Self.due)) + (SELECT COUNT(*) FROM deliveries WHERE \(Self.leased)),
-                   LEAST((SELECT queued_at FROM deliveries WHERE \(Self.ready) ORDER BY id LIMIT 1),
-                         (SELECT MIN(queued_at) FROM deliveries WHERE \(Self.due)), (SELECT MIN(queued_at) FROM deliveries WHERE \(Self.leased))),
-                   (SELECT COUNT(*) FROM deliveries WHERE \(Self.due)) + (SELECT COUNT(*) FROM deliveries WHERE \(Self.leased) AND retry_at IS NOT NULL)
-            """
+            "SELECT COUNT(*), MIN(d.queued_at), COUNT(*) FILTER (WHERE d.retry_at IS NOT NULL) FROM \(Self.queuedRows)"
         ).first else {
             return QueueSummary(depth: 0, retrying: 0, oldestQueuedAt: nil)
         }
@@ -186,19 +209,11 @@ extension PostgresStore {
     }
 
     public func releaseLeases(owner: String) async throws {
-        _ = try await rows(
-            "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, attempts = GREATEST(attempts - 1, 0) WHERE state = 'queued' AND lease_owner = $1",
-            [.text(owner)]
-        )
+        _ = try await rows("UPDATE delivery_batches SET lease_owner = NULL, lease_until = NULL, pending = 0 WHERE lease_owner = $1", [.text(owner)])
     }
 
     public func queueDepth() async throws -> Int {
-        Int(try await rows(
-            """
-            SELECT (SELECT COUNT(*) FROM deliveries WHERE \(Self.ready))
-                 + (SELECT COUNT(*) FROM deliveries WHERE \(Self.due)) + (SELECT COUNT(*) FROM deliveries WHERE \(Self.leased))
-            """
-        ).first?.decode(Int64.self) ?? 0)
+        Int(try await rows("SELECT COUNT(*) FROM \(Self.queuedRows)").first?.decode(Int64.self) ?? 0)
     }
 
     public func counts(notificationID: String) async throws -> DeliveryCounts {
@@ -211,11 +226,11 @@ extension PostgresStore {
         return DeliveryCounts(rows: rows)
     }
 
-    /// The predicates of the queue's three partial indexes (PostgresSchema): together, every
-    /// queued row, each in one of them.
-    static let ready = "state = 'queued' AND lease_until IS NULL AND retry_at IS NULL"
-    static let due = "state = 'queued' AND lease_until IS NULL AND retry_at IS NOT NULL"
-    static let leased = "state = 'queued' AND lease_until IS NOT NULL"
+    /// The queued rows (as `d`): each is in the range of one batch of its notification.
+    static let queuedRows = """
+        delivery_batches b JOIN deliveries d ON d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id
+        WHERE d.state = 'queued'
+        """
 
     static let recordColumns = "id, notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"
 

@@ -11,6 +11,8 @@ public final class PostgresStore: HeraldStore {
     let client: PostgresClient
     let logger: Logger
     let schema: String?
+    /// Seconds a session may sit idle inside a transaction before PostgreSQL ends it.
+    static let idleTransactionTimeout = 15
     /// Seals the apps' secrets (nil: kept as given).
     let sealer: SecretSealer?
     private let runner: Task<Void, Never>
@@ -46,11 +48,14 @@ public final class PostgresStore: HeraldStore {
             database: database.isEmpty ? nil : database, tls: try Self.tls(mode: mode, rootCertificate: rootCertificate)
         )
         configuration.options.maximumConnections = 8
+        // A transaction left open by a connection that broke mid-way (a network fault) would
+        // hold its row locks until PostgreSQL noticed; it is ended after this long instead.
+        configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "\(Self.idleTransactionTimeout)s")]
         if let schema {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
                 throw StoreError.badSchema(schema)
             }
-            configuration.options.additionalStartupParameters = [("search_path", schema)]
+            configuration.options.additionalStartupParameters.append(("search_path", schema))
         }
         self.schema = schema
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -108,8 +113,30 @@ public final class PostgresStore: HeraldStore {
             if let schema = self.schema {
                 try await connection.query(.sql("CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
+            // A database from before the batch queue: its queued rows are put in batches below.
+            let batchesExisted = try await connection.query("SELECT to_regclass('delivery_batches') IS NOT NULL", logger: logger)
+                .collect().first?.decode(Bool.self) ?? false
             for statement in PostgresSchema.statements {
                 try await connection.query(.sql(statement), logger: logger)
+            }
+            if !batchesExisted {
+                try await connection.query(
+                    .sql(
+                        """
+                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
+                        SELECT notification_id, MIN(id), MAX(id), MIN(COALESCE(retry_at, 0)) FROM deliveries WHERE state = 'queued'
+                        GROUP BY notification_id, id / $1
+                        """,
+                        [.int(Int64(PostgresSchema.batchRows))]
+                    ), logger: logger
+                )
+            }
+            // Pages left half free for recorded outcomes, on a table made before (new pages only).
+            let options = try await connection.query(
+                "SELECT COALESCE(array_to_string(reloptions, ','), '') FROM pg_class WHERE oid = to_regclass('deliveries')", logger: logger
+            ).collect().first?.decode(String.self) ?? ""
+            if !options.contains("fillfactor=\(PostgresSchema.deliveriesFillFactor)") {
+                try await connection.query(.sql("ALTER TABLE deliveries SET (fillfactor = \(PostgresSchema.deliveriesFillFactor))"), logger: logger)
             }
             for added in PostgresSchema.addedColumns {
                 let found = try await connection.query(

@@ -37,8 +37,11 @@ struct ServeBenchCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL URL instead of SQLite (the bench adds its own app; use a throw-away database).")
     var postgres: String?
 
-    @Option(help: "The server's delivery workers (batches in flight).")
+    @Option(help: "The server's delivery workers (batches in flight), per node.")
     var workers = 4
+
+    @Option(help: "App Server nodes in this process sharing the --postgres database, each with its own connections and workers; the broadcast goes through the first.")
+    var nodes = 1
 
     @Option(help: "Deliveries per batch.")
     var batchSize = 1000
@@ -63,6 +66,8 @@ struct ServeBenchCommand: AsyncParsableCommand {
             throw ValidationError("--devices, --workers, --batch-size and --rounds must be at least 1")
         }
         if database != nil && postgres != nil { throw ValidationError("give --database or --postgres, not both") }
+        if nodes < 1 || nodes > 8 { throw ValidationError("--nodes must be 1 to 8") }
+        if nodes > 1 && postgres == nil { throw ValidationError("--nodes above 1 needs --postgres (nodes share a PostgreSQL database; a SQLite file serves one node)") }
     }
 
     func run() async throws {
@@ -86,31 +91,37 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
     private func measure(_ target: BenchTarget) async throws -> ServeBenchReport {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
-        let store: any HeraldStore
+        var stores: [any HeraldStore] = []
         let storeName: String
         if let postgres {
-            store = try PostgresStore(url: postgres, logger: Logger(label: "herald.bench.store"))
-            storeName = "PostgreSQL"
+            for _ in 0..<nodes { stores.append(try PostgresStore(url: postgres, logger: Logger(label: "herald.bench.store"))) }
+            storeName = nodes == 1 ? "PostgreSQL" : "PostgreSQL, \(nodes) nodes"
         } else {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let path = database ?? folder.appendingPathComponent("herald.sqlite").path
-            store = try SQLiteStore(path: path)
+            stores.append(try SQLiteStore(path: path))
             storeName = "SQLite (\(path))"
         }
         defer { try? FileManager.default.removeItem(at: folder) }
 
         var logger = Logger(label: "herald.bench.serve")
         logger.logLevel = .error
-        var configuration = ServerConfiguration(
-            port: 0, workers: workers, batchSize: batchSize, pollInterval: .milliseconds(20), apnsConnections: options.connections,
-            apnsStreams: options.streams, sandbox: .external(url: target.url, certificate: target.certificate), logger: logger
-        )
-        configuration.sendWindow = sendWindow
-        let server = try await HeraldServer.start(store: store, configuration: configuration)
+        var servers: [HeraldServer] = []
+        for (index, store) in stores.enumerated() {
+            var configuration = ServerConfiguration(
+                port: 0, nodeID: "bench-\(index + 1)", workers: workers, batchSize: batchSize, pollInterval: .milliseconds(20),
+                apnsConnections: options.connections, apnsStreams: options.streams,
+                sandbox: .external(url: target.url, certificate: target.certificate), logger: logger
+            )
+            configuration.sendWindow = sendWindow
+            servers.append(try await HeraldServer.start(store: store, configuration: configuration))
+        }
+        let server = servers[0]
+        let store = stores[0]
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [try server.application { port in portContinuation.yield(port) }], logger: logger
-        ))
+        var applications: [any Service] = [try server.application { port in portContinuation.yield(port) }]
+        for other in servers.dropFirst() { applications.append(try other.application { _ in }) }
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: applications, logger: logger))
         let serving = Task { try await services.run() }
         defer { serving.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -143,7 +154,7 @@ struct ServeBenchCommand: AsyncParsableCommand {
             let baseline = noBaseline ? nil : try await baselineRate(target)
             let baselineCPU = ProcessUsage.cpuSeconds() - cpuBefore
             ProcessUsage.resetPeakMemory()
-            var round = try await broadcast(api: api, appKey: appKey, server: server, store: store)
+            var round = try await broadcast(api: api, appKey: appKey, servers: servers, store: store)
             round.baselinePerSecond = baseline
             round.baselineMicrosecondsPerNotification = baseline.map { _ in baselineCPU / Double(devices) * 1_000_000 }
             round.ratio = baseline.map { round.perSecond / $0 }
@@ -153,19 +164,21 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
         await services.triggerGracefulShutdown()
         try await serving.value
-        try await server.shutdown()
+        for server in servers { try await server.shutdown() }
 
         return ServeBenchReport(
-            devices: devices, store: storeName, target: target.name, workers: workers, batchSize: batchSize, connections: options.connections,
+            devices: devices, store: storeName, target: target.name, nodes: nodes, workers: workers, batchSize: batchSize, connections: options.connections,
             streams: options.streams, registrationSeconds: registration, rounds: measured, peakMemoryMegabytes: peak
         )
     }
 
     /// One `POST /v1/notifications` to every device, timed until the queue is empty.
-    private func broadcast(api: BenchAPI, appKey: String, server: HeraldServer, store: any HeraldStore) async throws -> ServeBenchReport.Round {
+    private func broadcast(api: BenchAPI, appKey: String, servers: [HeraldServer], store: any HeraldStore) async throws -> ServeBenchReport.Round {
+        // Sends counted over every node.
+        let sendsTotal = { servers.reduce(0) { $0 + $1.metrics.sendsTotal } }
         let start = ContinuousClock.now
         let cpuBefore = ProcessUsage.cpuSeconds()
-        let before = server.metrics.sendsTotal
+        let before = sendsTotal()
         let payload = String(decoding: ClientBenchCommand.defaultPayload.utf8, as: UTF8.self)
         let sent = try await api.call("POST", "/v1/notifications", key: appKey, body: #"{"to": {"all": true}, "payload": \#(payload)}"#)
         guard let notificationID = sent["id"]?.stringValue else {
@@ -180,7 +193,7 @@ struct ServeBenchCommand: AsyncParsableCommand {
         var progressed = ContinuousClock.now
         while seen < devices && ContinuousClock.now - progressed < .seconds(5) {
             try await Task.sleep(for: .milliseconds(5))
-            let total = server.metrics.sendsTotal - before
+            let total = sendsTotal() - before
             if total > seen { (seen, progressed) = (total, ContinuousClock.now) }
         }
         // Done when nothing is left in the queue (the store is the bench's own): a look at the
@@ -254,6 +267,7 @@ struct ServeBenchReport: Encodable {
     var devices: Int
     var store: String
     var target: String
+    var nodes: Int
     var workers: Int
     var batchSize: Int
     var connections: Int
@@ -271,7 +285,7 @@ struct ServeBenchReport: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case devices, store, target, workers, batchSize, connections, streams, registrationSeconds, rounds, peakMemoryMegabytes
+        case devices, store, target, nodes, workers, batchSize, connections, streams, registrationSeconds, rounds, peakMemoryMegabytes
         case acceptedSeconds, seconds, perSecond, microsecondsPerNotification, delivered, failed, failures, baselinePerSecond
         case baselineMicrosecondsPerNotification, ratio
     }
@@ -282,6 +296,7 @@ struct ServeBenchReport: Encodable {
         try container.encode(devices, forKey: .devices)
         try container.encode(store, forKey: .store)
         try container.encode(target, forKey: .target)
+        try container.encode(nodes, forKey: .nodes)
         try container.encode(workers, forKey: .workers)
         try container.encode(batchSize, forKey: .batchSize)
         try container.encode(connections, forKey: .connections)
@@ -307,7 +322,7 @@ struct ServeBenchReport: Encodable {
             "target: \(target); store: \(store)",
             "registered \(devices) devices in \(String(format: "%.2f", registrationSeconds)) s (not part of the figures below)",
             "each round: the raw client sends \(devices) notifications, then the server broadcasts to the \(devices) devices "
-                + "(\(workers) workers × \(batchSize), \(connections) connections × \(streams) streams)",
+                + "(\(nodes == 1 ? "" : "\(nodes) nodes, each ")\(workers) workers × \(batchSize), \(connections) connections × \(streams) streams)",
         ]
         for (index, round) in rounds.enumerated() {
             let errors = round.failures.isEmpty ? "" : " (" + round.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
