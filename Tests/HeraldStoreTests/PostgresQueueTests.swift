@@ -1,0 +1,84 @@
+import Foundation
+import PostgresNIO
+import Testing
+@testable import HeraldStore
+
+/// The PostgreSQL queue in batches (`delivery_batches`, `herald_claim`): what the shared suite
+/// cannot see from outside. Runs when HERALD_TEST_POSTGRES_URL names a database.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"] != nil))
+struct PostgresQueueTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func makeStore(schema: String) -> PostgresStore {
+        try! PostgresStore(url: ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"]!, schema: schema)
+    }
+
+    func devices(_ count: Int) -> [StoredDevice] {
+        (0..<count).map { StoredDevice(appID: "a1", token: String(format: "%064x", $0), environment: .development, registeredAt: now) }
+    }
+
+    @Test("a database from before the batch queue: its queued rows, leased or waiting to be retried, are put in batches and delivered once")
+    func upgradeFromRowLeases() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let old = makeStore(schema: schema)
+        try await old.migrate()
+        _ = try await old.upsertDevices(devices(2_500))
+        let notification = StoredNotification(id: "n_old", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now)
+        _ = try await old.enqueue(notification, idempotentSince: now)
+        // The layout before: no batches, leases on the rows, the queue's partial indexes.
+        _ = try await old.rows("DROP TABLE delivery_batches")
+        _ = try await old.rows("DROP FUNCTION herald_claim")
+        _ = try await old.rows("CREATE INDEX deliveries_ready ON deliveries (id) WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NULL")
+        _ = try await old.rows("ALTER TABLE deliveries RESET (fillfactor)")
+        _ = try await old.rows("UPDATE deliveries SET state = 'sent', finished_at = $1 WHERE id % 5 = 0", [.double(now.timeIntervalSince1970)])
+        _ = try await old.rows("UPDATE deliveries SET lease_owner = 'old-node', lease_until = $1, attempts = 1 WHERE id % 5 = 1", [.double(now.timeIntervalSince1970 + 600)])
+        _ = try await old.rows("UPDATE deliveries SET retry_at = $1, attempts = 1, reason = 'TooManyRequests' WHERE id % 5 = 2", [.double(now.timeIntervalSince1970 + 60)])
+        try await old.close()
+
+        let store = makeStore(schema: schema)
+        try await store.migrate()
+        defer { Task { try? await store.close() } }
+        #expect(try await store.queueDepth() == 2_000)
+        #expect(try await store.rows("SELECT 1 FROM pg_indexes WHERE indexname = 'deliveries_ready' AND schemaname = $1", [.text(schema)]).isEmpty)
+        let options = try await store.rows("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = to_regclass('deliveries')").first?.decode(String?.self)
+        #expect(options == "fillfactor=\(PostgresSchema.deliveriesFillFactor)")
+        // Everything queued, whoever held it before, is claimed once; rows to retry when due.
+        var claimed: [ClaimedDelivery] = []
+        while true {
+            let batch = try await store.claim(owner: "new-node", limit: 300, lease: 30, now: now)
+            if batch.isEmpty { break }
+            claimed += batch
+            try await store.record(batch.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) })
+        }
+        #expect(claimed.count == 1_500)
+        #expect(Set(claimed.map(\.id)).count == claimed.count)
+        let due = try await store.claim(owner: "new-node", limit: 1_000, lease: 30, now: now.addingTimeInterval(61))
+        #expect(due.count == 500 && due.allSatisfy { $0.attempts == 2 })
+        try await store.record(due.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) })
+        #expect(try await store.queueDepth() == 0)
+        #expect(try await store.counts(notificationID: "n_old").sent == 2_500)
+        #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
+    }
+
+    @Test("recording an outcome rewrites the row in its page (a HOT update: no new index entries), and a finished batch leaves the queue")
+    func outcomesAreHeapOnlyUpdates() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = makeStore(schema: schema)
+        try await store.migrate()
+        defer { Task { try? await store.close() } }
+        _ = try await store.upsertDevices(devices(2_000))
+        _ = try await store.enqueue(
+            StoredNotification(id: "n_0123456789abcdefghijklm", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
+        )
+        #expect(try await store.rows("SELECT 1 FROM delivery_batches").count == 2)
+        let claimed = try await store.claim(owner: "n1", limit: 2_000, lease: 30, now: now)
+        #expect(claimed.count == 2_000)
+        // The indexes get no entry for the rows' new versions (each would take 2,000 more).
+        let indexes = "SELECT SUM(pg_relation_size(indexrelid))::bigint FROM pg_index WHERE indrelid = to_regclass('deliveries')"
+        let before = try await store.rows(indexes).first?.decode(Int64.self)
+        try await store.record(claimed.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, apnsID: UUID().uuidString, finishedAt: now) })
+        #expect(try await store.rows(indexes).first?.decode(Int64.self) == before)
+        #expect(try await store.counts(notificationID: "n_0123456789abcdefghijklm").sent == 2_000)
+        #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
+    }
+}
