@@ -44,6 +44,15 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StoreError {
+    /// What went wrong, for a log: PostgreSQL's own words (its SQLSTATE and message) where
+    /// postgres-nio's description says only that something did; never the statement's values
+    /// nor the server's detail, which may quote them (tokens, secrets).
+    public static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        guard let server = error.serverInfo else { return "PostgreSQL: \(error.code)" }
+        return "PostgreSQL \(server[.sqlState] ?? "?"): \(server[.message] ?? "no message")"
+    }
+
     /// Whether `error` says the store cannot be reached or cannot write now (connection refused
     /// or lost, the server shutting down, a full disk, a locked or read-only file), as opposed
     /// to a bad request: a caller may try again later, and the API answers 503.

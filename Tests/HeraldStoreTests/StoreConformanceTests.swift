@@ -292,6 +292,29 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("late and repeated outcomes never free a row its holder still sends", arguments: StoreBackend.available)
+    func lateOutcomesKeepRowsInFlight(backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            for index in 0..<4 { _ = try await store.upsertDevice(device("a1", String(format: "aa%02d", index))) }
+            _ = try await store.enqueue(notification("a1", Audience(.everyone)), idempotentSince: now)
+            let first = try await store.claim(owner: "n1", limit: 10, lease: 10, now: now)
+            #expect(first.count == 4)
+            // n1's lease ends; n2 takes the rows over.
+            let second = try await store.claim(owner: "n2", limit: 10, lease: 30, now: now.addingTimeInterval(20))
+            #expect(Set(second.map(\.id)) == Set(first.map(\.id)))
+            // n1's outcome for the first row lands late (a retry), and is written twice; then
+            // n2 records three rows. n2 still sends the fourth: nobody else may take it.
+            let late = DeliveryOutcome.retry(id: first[0].id, at: now.addingTimeInterval(21), reason: "ServiceUnavailable", now: now.addingTimeInterval(20))
+            try await store.record([late])
+            try await store.record([late])
+            try await store.record(second.prefix(3).map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(21)) })
+            #expect(try await store.claim(owner: "n3", limit: 10, lease: 30, now: now.addingTimeInterval(22)).isEmpty)
+            try await store.record([DeliveryOutcome(id: second[3].id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(23))])
+            #expect(try await store.queueDepth() == 0)
+            #expect(try await store.claim(owner: "n3", limit: 10, lease: 30, now: now.addingTimeInterval(24)).isEmpty)
+        }
+    }
+
     @Test("rows to retry are claimed when due once the rows claimed with them are recorded", arguments: StoreBackend.available)
     func retriesComeBackWhenDue(backend: StoreBackend) async throws {
         try await withStore(backend) { store in

@@ -80,7 +80,9 @@ struct ServeProcess {
             body: Array(body.utf8)
         )
         guard answer.status == expect else {
-            throw RunningHerald.Failure("\(method) \(path) answered \(answer.status), not \(expect): \(String(decoding: answer.body, as: UTF8.self))")
+            // A server error is explained in the server's log: its last lines go with the failure.
+            let log = answer.status >= 500 ? "\nthe server's last lines:\n" + process.printed.split(separator: "\n").suffix(15).joined(separator: "\n") : ""
+            throw RunningHerald.Failure("\(method) \(path) answered \(answer.status), not \(expect): \(String(decoding: answer.body, as: UTF8.self))\(log)")
         }
         return answer.body.isEmpty ? .null : try JSONValue(parsing: answer.body)
     }

@@ -67,7 +67,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 "the store cannot be reached or cannot write (see the server's log); try again later (GET /ready says why)"
             )
         } catch {
-            logger.error("\(request.method) \(Self.redacted(request.uri.path)) failed: \(error)", metadata: ["request_id": "\(trace.id)"])
+            logger.error("\(request.method) \(Self.redacted(request.uri.path)) failed: \(StoreError.describe(error))", metadata: ["request_id": "\(trace.id)"])
             throw APIError(.internalServerError, code: "internal", "the server could not complete the request; see its log")
         }
     }

@@ -151,13 +151,13 @@ final class DeliveryWorker: Service, Sendable {
                 do {
                     try await deliver(batch)
                 } catch {
-                    logger.error("delivery batch failed; its unsent deliveries are taken again when their lease ends: \(error)")
+                    logger.error("delivery batch failed; its unsent deliveries are taken again when their lease ends: \(StoreError.describe(error))")
                     try? await Task.sleep(for: .seconds(1))
                 }
                 leases.end(batch.lease)
                 batch = try await following
             } catch {
-                logger.error("cannot claim deliveries: \(error)")
+                logger.error("cannot claim deliveries: \(StoreError.describe(error))")
                 batch = .empty
                 try? await Task.sleep(for: .seconds(1))
             }

@@ -137,7 +137,7 @@ final class OutcomeRecorder: Sendable {
                     return state.failingSince == nil || state.failedWrites % 50 == 0
                 }
                 if first {
-                    logger.warning("cannot record delivery outcomes; kept in memory and tried again", metadata: ["waiting": "\(batch.count)", "error": "\(error)"])
+                    logger.warning("cannot record delivery outcomes; kept in memory and tried again", metadata: ["waiting": "\(batch.count)", "error": "\(StoreError.describe(error))"])
                 }
                 if let drainDeadline, ContinuousClock.now >= drainDeadline || Task.isCancelled {
                     logger.error("outcomes not recorded at shutdown; these deliveries will be sent again", metadata: ["count": "\(backlog)"])

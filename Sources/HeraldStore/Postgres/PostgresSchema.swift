@@ -22,12 +22,14 @@ enum PostgresSchema {
     /// `herald_claim(owner, limit, lease, now)`: claims up to `limit` deliveries in one
     /// statement, server-side (a claim over several round trips would hold its batches' locks
     /// for as long as a broken connection leaves its transaction open). Batches are taken
-    /// first when their lease ended (the rows their holder never recorded count its attempt),
-    /// then when due again (rows to retry), then new ones in the order queued, each skipped
-    /// while another claim holds it. A batch's rows to retry that are not due stay in it; a
-    /// batch with nothing ready is given back until its first retry, or deleted when nothing
-    /// in it is queued; one with more ready rows than wanted is cut in two, the rest a batch of
-    /// its own. Each row comes with the attempt about to be made counted (recording counts it).
+    /// first when their lease ended, then when due again (rows to retry), then new ones in the
+    /// order queued, each skipped while another claim holds it. A batch's rows to retry that
+    /// are not due stay in it; a batch with nothing ready is given back until its first retry,
+    /// or deleted when nothing in it is queued; one with more ready rows than wanted is cut in
+    /// two, the rest a batch of its own. A row taken loses its retry time: in a leased batch,
+    /// the queued rows without one are those its holder has in flight (see `herald_record`).
+    /// Rows taken over from a holder whose lease ended count the attempt it may have made;
+    /// each row comes with the attempt about to be made counted (recording counts it).
     static let claimFunction = """
         CREATE OR REPLACE FUNCTION herald_claim(p_owner TEXT, p_limit INT, p_lease DOUBLE PRECISION, p_now DOUBLE PRECISION)
         RETURNS TABLE (id BIGINT, notification_id TEXT, app_id TEXT, token TEXT, environment TEXT, locale TEXT, attempts BIGINT, queued_at DOUBLE PRECISION)
@@ -41,11 +43,16 @@ enum PostgresSchema {
             next_due DOUBLE PRECISION;
         BEGIN
             WHILE wanted > 0 LOOP
-                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, q.lease_until IS NOT NULL AS expired INTO b
-                FROM delivery_batches q
-                WHERE (q.lease_until IS NULL AND q.due_at <= p_now) OR q.lease_until < p_now
-                ORDER BY CASE WHEN q.lease_until IS NOT NULL THEN 0 WHEN q.due_at > 0 THEN 1 ELSE 2 END, q.due_at, q.id
-                LIMIT 1 FOR UPDATE SKIP LOCKED;
+                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, TRUE AS expired INTO b FROM delivery_batches q
+                WHERE q.lease_until < p_now ORDER BY q.lease_until LIMIT 1 FOR UPDATE SKIP LOCKED;
+                IF NOT FOUND THEN
+                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired INTO b FROM delivery_batches q
+                    WHERE q.lease_until IS NULL AND q.due_at > 0 AND q.due_at <= p_now ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
+                END IF;
+                IF NOT FOUND THEN
+                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired INTO b FROM delivery_batches q
+                    WHERE q.lease_until IS NULL AND q.due_at = 0 ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
+                END IF;
                 EXIT WHEN NOT FOUND;
                 SELECT array_agg(r.id ORDER BY r.id) INTO ready FROM (
                     SELECT d.id FROM deliveries d
@@ -58,7 +65,7 @@ enum PostgresSchema {
                     IF next_due IS NULL THEN
                         DELETE FROM delivery_batches q WHERE q.id = b.id;
                     ELSE
-                        UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL, pending = 0 WHERE q.id = b.id;
+                        UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL WHERE q.id = b.id;
                     END IF;
                     CONTINUE;
                 END IF;
@@ -66,21 +73,71 @@ enum PostgresSchema {
                     taken := ready[1:wanted];
                     INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
                     VALUES (b.notification_id, ready[wanted] + 1, b.last_id, b.due_at);
-                    UPDATE delivery_batches q SET last_id = ready[wanted], lease_owner = p_owner, lease_until = p_now + p_lease, pending = wanted
-                    WHERE q.id = b.id;
+                    UPDATE delivery_batches q SET last_id = ready[wanted], lease_owner = p_owner, lease_until = p_now + p_lease WHERE q.id = b.id;
                 ELSE
                     taken := ready;
-                    UPDATE delivery_batches q SET lease_owner = p_owner, lease_until = p_now + p_lease, pending = cardinality(ready) WHERE q.id = b.id;
+                    UPDATE delivery_batches q SET lease_owner = p_owner, lease_until = p_now + p_lease WHERE q.id = b.id;
                 END IF;
-                IF b.expired THEN
-                    UPDATE deliveries d SET attempts = d.attempts + 1 WHERE d.id = ANY(taken) AND d.retry_at IS NULL;
-                END IF;
+                UPDATE deliveries d SET attempts = d.attempts + CASE WHEN b.expired AND d.retry_at IS NULL THEN 1 ELSE 0 END, retry_at = NULL
+                WHERE d.id = ANY(taken) AND (b.expired OR d.retry_at IS NOT NULL);
                 RETURN QUERY SELECT d.id, d.notification_id, d.app_id, d.token, d.environment, d.locale, d.attempts + 1, d.queued_at
                     FROM deliveries d WHERE d.id = ANY(taken) ORDER BY d.id;
                 wanted := wanted - cardinality(taken);
             END LOOP;
         END
         $claim$
+        """
+
+    /// `herald_record(ids, states, statuses, reasons, apns ids, finished, retry at, attempted,
+    /// now)`: writes a list of outcomes in one statement ('' and 0 stand for null). The batches
+    /// holding the rows are locked first, in id order (as every statement that changes batches
+    /// does, so that none waits on another in a circle). A delivery to be retried stays queued
+    /// with its retry time; one put back without an attempt is not counted as one. A row no
+    /// longer queued keeps its outcome (a late write from a node whose lease ended must not
+    /// undo what the node that took it over recorded), except that a row cancelled while in
+    /// flight takes its final outcome. Then each leased batch of them with no row left in
+    /// flight (queued without a retry time) is given back: due at its first retry, or deleted
+    /// when nothing in it is queued. The check reads the rows themselves, so an outcome
+    /// written twice, or late, cannot give back a batch whose holder still sends.
+    static let recordFunction = """
+        CREATE OR REPLACE FUNCTION herald_record(
+            p_ids BIGINT[], p_states TEXT[], p_statuses BIGINT[], p_reasons TEXT[], p_apns_ids TEXT[], p_finished DOUBLE PRECISION[],
+            p_retry DOUBLE PRECISION[], p_attempted BIGINT[], p_now DOUBLE PRECISION)
+        RETURNS VOID LANGUAGE plpgsql AS $record$
+        DECLARE
+            held BIGINT[];
+            b RECORD;
+            next_due DOUBLE PRECISION;
+        BEGIN
+            SELECT array_agg(l.id) INTO held FROM (
+                SELECT q.id FROM delivery_batches q WHERE q.id IN (
+                    SELECT c.id FROM deliveries d
+                    CROSS JOIN LATERAL (
+                        SELECT q2.id, q2.last_id FROM delivery_batches q2 WHERE q2.notification_id = d.notification_id AND q2.first_id <= d.id
+                        ORDER BY q2.first_id DESC LIMIT 1) c
+                    WHERE d.id = ANY(p_ids) AND d.id <= c.last_id)
+                ORDER BY q.id FOR UPDATE) l;
+            UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
+                apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
+                retry_at = NULLIF(v.retry_at, 0), attempts = d.attempts + v.attempted
+            FROM unnest(p_ids, p_states, p_statuses, p_reasons, p_apns_ids, p_finished, p_retry, p_attempted)
+                AS v(id, state, status, reason, apns_id, finished_at, retry_at, attempted)
+            WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'));
+            FOR b IN SELECT q.id, q.notification_id, q.first_id, q.last_id FROM delivery_batches q
+                     WHERE q.id = ANY(held) AND q.lease_until IS NOT NULL ORDER BY q.id LOOP
+                CONTINUE WHEN EXISTS (
+                    SELECT 1 FROM deliveries d WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id
+                      AND d.state = 'queued' AND d.retry_at IS NULL);
+                SELECT MIN(d.retry_at) INTO next_due FROM deliveries d
+                WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued';
+                IF next_due IS NULL THEN
+                    DELETE FROM delivery_batches q WHERE q.id = b.id;
+                ELSE
+                    UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL WHERE q.id = b.id;
+                END IF;
+            END LOOP;
+        END
+        $record$
         """
 
     static let statements = [
@@ -125,8 +182,7 @@ enum PostgresSchema {
         // written twice, queued and then recorded, and its indexes only once: per-row leases
         // moved each row between partial indexes on every claim (three row versions, each in
         // every index). The layout before had them (deliveries_ready, _due, _leased). A batch's
-        // `due_at` is 0 until it is given back with rows to retry, then their first retry time;
-        // `pending` counts the rows its holder claimed and has not recorded.
+        // `due_at` is 0 until it is given back with rows to retry, then their first retry time.
         "DROP INDEX IF EXISTS deliveries_queued",
         "DROP INDEX IF EXISTS deliveries_ready",
         "DROP INDEX IF EXISTS deliveries_due",
@@ -134,10 +190,14 @@ enum PostgresSchema {
         """
         CREATE TABLE IF NOT EXISTS delivery_batches (
             id BIGSERIAL PRIMARY KEY, notification_id TEXT NOT NULL, first_id BIGINT NOT NULL, last_id BIGINT NOT NULL,
-            due_at DOUBLE PRECISION NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION, pending BIGINT NOT NULL DEFAULT 0)
+            due_at DOUBLE PRECISION NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION)
         """,
         "CREATE INDEX IF NOT EXISTS delivery_batches_range ON delivery_batches (notification_id, first_id)",
+        // Claims read these in order: batches whose lease may have ended, and those free.
+        "CREATE INDEX IF NOT EXISTS delivery_batches_leased ON delivery_batches (lease_until) WHERE lease_until IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS delivery_batches_free ON delivery_batches (due_at, id) WHERE lease_until IS NULL",
         claimFunction,
+        recordFunction,
         "CREATE INDEX IF NOT EXISTS deliveries_notification ON deliveries (notification_id, id)",
         "CREATE INDEX IF NOT EXISTS deliveries_device ON deliveries (app_id, token, id)",
         """

@@ -65,8 +65,19 @@ extension PostgresStore {
                 .sql("UPDATE notifications SET cancelled_at = $1 WHERE id = $2", [.double(now.timeIntervalSince1970), .text(notificationID)]),
                 logger: logger
             )
-            // Rows in flight are cancelled too; the outcome their node records replaces it (a
-            // send APNs took stays a send), and a retry leaves them cancelled (see record).
+            // Nothing of it stays queued: its batches go, first (locked in id order, as every
+            // statement that changes batches does). Rows in flight are cancelled too; the outcome
+            // their node records replaces it (a send APNs took stays a send), and a retry leaves
+            // them cancelled (see herald_record).
+            try await connection.query(
+                .sql(
+                    """
+                    WITH held AS (SELECT id FROM delivery_batches WHERE notification_id = $1 ORDER BY id FOR UPDATE)
+                    DELETE FROM delivery_batches AS b USING held WHERE b.id = held.id
+                    """,
+                    [.text(notificationID)]
+                ), logger: logger
+            )
             try await connection.query(
                 .sql(
                     """
@@ -76,8 +87,6 @@ extension PostgresStore {
                     [.double(now.timeIntervalSince1970), .text(notificationID)]
                 ), logger: logger
             )
-            // Nothing of it is queued now: its batches go (outcomes still to come need none).
-            try await connection.query(.sql("DELETE FROM delivery_batches WHERE notification_id = $1", [.text(notificationID)]), logger: logger)
             notification.cancelledAt = now
             return notification
         }

@@ -85,17 +85,11 @@ extension PostgresStore {
         }
     }
 
+    /// Writes outcomes in one statement (`herald_record`, see PostgresSchema), which also gives
+    /// back the batches whose rows are all recorded.
     public func record(_ outcomes: [DeliveryOutcome]) async throws {
         guard !outcomes.isEmpty else { return }
-        // One statement for the whole batch: arrays unnested side by side ('' and 0 stand for null).
-        // A delivery to be retried stays queued (no finishing time) with its retry time; one put
-        // back without an attempt is not counted as one. A row that is no longer
-        // queued keeps its outcome: a late write from a node whose lease ended (a store outage)
-        // must not undo what the node that took the row over recorded. A row cancelled while
-        // in flight takes its final outcome (a send APNs took stays a send) but not a retry.
-        // Each row written counts down its batch's pending rows; a batch with none left is
-        // given back below.
-        var bindings = PostgresBindings(capacity: 8)
+        var bindings = PostgresBindings(capacity: 9)
         bindings.append(outcomes.map(\.id))
         bindings.append(outcomes.map(\.state.rawValue))
         bindings.append(outcomes.map { Int64($0.status ?? 0) })
@@ -104,59 +98,19 @@ extension PostgresStore {
         bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970))
         bindings.append(outcomes.map { $0.retryAt?.timeIntervalSince1970 ?? 0 })
         bindings.append(outcomes.map { Int64($0.attempted ? 1 : 0) })
-        let done = try await client.query(
-            PostgresQuery(
-                unsafeSQL: """
-                    WITH written AS (
-                        UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
-                            apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
-                            retry_at = NULLIF(v.retry_at, 0), attempts = d.attempts + v.attempted
-                        FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS state, unnest($3::bigint[]) AS status,
-                              unnest($4::text[]) AS reason, unnest($5::text[]) AS apns_id, unnest($6::float8[]) AS finished_at,
-                              unnest($7::float8[]) AS retry_at, unnest($8::bigint[]) AS attempted) AS v
-                        WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
-                        RETURNING d.id, d.notification_id),
-                    counted AS (
-                        SELECT b.id, COUNT(*) AS rows FROM written w
-                        JOIN LATERAL (
-                            SELECT id, last_id FROM delivery_batches WHERE notification_id = w.notification_id AND first_id <= w.id
-                            ORDER BY first_id DESC LIMIT 1) AS b ON w.id <= b.last_id
-                        GROUP BY b.id)
-                    UPDATE delivery_batches AS b SET pending = b.pending - counted.rows FROM counted
-                    WHERE b.id = counted.id AND b.lease_until IS NOT NULL
-                    RETURNING b.id, b.pending
-                    """, binds: bindings
-            ), logger: logger
-        ).collect().compactMap { row -> Int64? in
-            let (id, pending) = try row.decode((Int64, Int64).self)
-            return pending <= 0 ? id : nil
-        }
-        guard !done.isEmpty else { return }
-        try await release(batches: done, now: outcomes.map(\.finishedAt).max()!.timeIntervalSince1970)
-    }
-
-    /// Gives back batches whose claimed rows are all recorded: each is due again at its first
-    /// retry (or at once, for rows put back), or deleted when nothing in it is queued.
-    private func release(batches: [Int64], now: Double) async throws {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(batches)
-        bindings.append(now)
+        // Rows put back unsent are due again from the time of the last outcome.
+        bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970).max() ?? 0)
         try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    WITH next AS (
-                        SELECT b.id, (SELECT MIN(COALESCE(d.retry_at, $2)) FROM deliveries d
-                                      WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued') AS due
-                        FROM delivery_batches b WHERE b.id = ANY($1::bigint[]) AND b.pending <= 0 AND b.lease_until IS NOT NULL FOR UPDATE),
-                    emptied AS (DELETE FROM delivery_batches b USING next WHERE b.id = next.id AND next.due IS NULL RETURNING 1)
-                    UPDATE delivery_batches b SET lease_owner = NULL, lease_until = NULL, pending = 0, due_at = next.due
-                    FROM next WHERE b.id = next.id AND next.due IS NOT NULL
+                    SELECT herald_record($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::bigint[], $9)
                     """, binds: bindings
             ), logger: logger
         )
     }
 
-    /// Extends the lease of this owner's batches that hold any of `ids`.
+    /// Extends the lease of this owner's batches that hold any of `ids` (locked in id order,
+    /// as `herald_record` does).
     public func renewLeases(owner: String, ids: [Int64], until: Date) async throws {
         guard !ids.isEmpty else { return }
         var bindings = PostgresBindings(capacity: 3)
@@ -166,9 +120,12 @@ extension PostgresStore {
         try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    UPDATE delivery_batches AS b SET lease_until = $3
-                    WHERE b.lease_owner = $1 AND b.lease_until < $3
-                      AND EXISTS (SELECT 1 FROM unnest($2::bigint[]) AS held(id) WHERE held.id BETWEEN b.first_id AND b.last_id)
+                    WITH held AS (
+                        SELECT q.id FROM delivery_batches q
+                        WHERE q.lease_owner = $1 AND q.lease_until < $3
+                          AND EXISTS (SELECT 1 FROM unnest($2::bigint[]) AS claimed(id) WHERE claimed.id BETWEEN q.first_id AND q.last_id)
+                        ORDER BY q.id FOR UPDATE)
+                    UPDATE delivery_batches AS b SET lease_until = $3 FROM held WHERE b.id = held.id
                     """, binds: bindings
             ), logger: logger
         )
@@ -184,7 +141,7 @@ extension PostgresStore {
     public func queueSummary(now: Date) async throws -> QueueSummary {
         // The queued rows are those in the batches' ranges (see PostgresSchema).
         guard let row = try await rows(
-            "SELECT COUNT(*), MIN(d.queued_at), COUNT(*) FILTER (WHERE d.retry_at IS NOT NULL) FROM \(Self.queuedRows)"
+            "SELECT COALESCE(SUM(c.queued), 0)::bigint, MIN(c.oldest), COALESCE(SUM(c.retrying), 0)::bigint FROM \(Self.queuedRows)"
         ).first else {
             return QueueSummary(depth: 0, retrying: 0, oldestQueuedAt: nil)
         }
@@ -209,11 +166,17 @@ extension PostgresStore {
     }
 
     public func releaseLeases(owner: String) async throws {
-        _ = try await rows("UPDATE delivery_batches SET lease_owner = NULL, lease_until = NULL, pending = 0 WHERE lease_owner = $1", [.text(owner)])
+        _ = try await rows(
+            """
+            WITH held AS (SELECT id FROM delivery_batches WHERE lease_owner = $1 ORDER BY id FOR UPDATE)
+            UPDATE delivery_batches AS b SET lease_owner = NULL, lease_until = NULL FROM held WHERE b.id = held.id
+            """,
+            [.text(owner)]
+        )
     }
 
     public func queueDepth() async throws -> Int {
-        Int(try await rows("SELECT COUNT(*) FROM \(Self.queuedRows)").first?.decode(Int64.self) ?? 0)
+        Int(try await rows("SELECT COALESCE(SUM(c.queued), 0)::bigint FROM \(Self.queuedRows)").first?.decode(Int64.self) ?? 0)
     }
 
     public func counts(notificationID: String) async throws -> DeliveryCounts {
@@ -226,10 +189,13 @@ extension PostgresStore {
         return DeliveryCounts(rows: rows)
     }
 
-    /// The queued rows (as `d`): each is in the range of one batch of its notification.
+    /// Per batch, its queued rows (`queued`), their oldest queuing time (`oldest`) and how
+    /// many wait for a retry (`retrying`): each queued row is in the range of one batch of its
+    /// notification, read through its range (the cost follows the queue, not the history).
     static let queuedRows = """
-        delivery_batches b JOIN deliveries d ON d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id
-        WHERE d.state = 'queued'
+        delivery_batches b CROSS JOIN LATERAL (
+            SELECT COUNT(*) AS queued, MIN(d.queued_at) AS oldest, COUNT(*) FILTER (WHERE d.retry_at IS NOT NULL) AS retrying FROM deliveries d
+            WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued') c
         """
 
     static let recordColumns = "id, notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"

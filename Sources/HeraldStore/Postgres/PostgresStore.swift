@@ -5,8 +5,9 @@ import NIOSSL
 import PostgresNIO
 
 /// The store for several `herald serve` processes: one PostgreSQL database through postgres-nio.
-/// Queue rows and due schedules are leased with `FOR UPDATE SKIP LOCKED`, so each is worked on by
-/// one node while its lease lasts, and a dead node's work is taken over when its leases end.
+/// Batches of queue rows and due schedules are leased with `FOR UPDATE SKIP LOCKED`, so each is
+/// worked on by one node while its lease lasts, and a dead node's work is taken over when its
+/// leases end.
 public final class PostgresStore: HeraldStore {
     let client: PostgresClient
     let logger: Logger
@@ -113,7 +114,9 @@ public final class PostgresStore: HeraldStore {
             if let schema = self.schema {
                 try await connection.query(.sql("CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
-            // A database from before the batch queue: its queued rows are put in batches below.
+            // A database from before the batch queue: its queued rows are put in batches below,
+            // due when the last lease a node held on one of them ends (a node that stopped
+            // without giving its leases back may still be sending them).
             let batchesExisted = try await connection.query("SELECT to_regclass('delivery_batches') IS NOT NULL", logger: logger)
                 .collect().first?.decode(Bool.self) ?? false
             for statement in PostgresSchema.statements {
@@ -124,7 +127,8 @@ public final class PostgresStore: HeraldStore {
                     .sql(
                         """
                         INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
-                        SELECT notification_id, MIN(id), MAX(id), MIN(COALESCE(retry_at, 0)) FROM deliveries WHERE state = 'queued'
+                        SELECT notification_id, MIN(id), MAX(id), GREATEST(MIN(COALESCE(retry_at, 0)), COALESCE(MAX(lease_until), 0))
+                        FROM deliveries WHERE state = 'queued'
                         GROUP BY notification_id, id / $1
                         """,
                         [.int(Int64(PostgresSchema.batchRows))]
