@@ -97,8 +97,10 @@ public protocol HeraldStore: Sendable {
     /// `now`), leasing them to `owner` until `now + lease`. Each is handed to one caller at a time.
     func claim(owner: String, limit: Int, lease: TimeInterval, now: Date) async throws -> [ClaimedDelivery]
     /// Records what became of claimed deliveries: finished ones leave the queue; ones with a
-    /// `retryAt` stay queued and are not claimed before it.
-    func record(_ outcomes: [DeliveryOutcome]) async throws
+    /// `retryAt` stay queued and are not claimed before it. With `owner`, an outcome that
+    /// would leave a row queued is not written while another owner holds the row (a late
+    /// write from a node whose lease ended must not make a row claimable that another sends).
+    func record(_ outcomes: [DeliveryOutcome], by owner: String?) async throws
     /// Extends `owner`'s leases on the rows `ids` (those it is still working on) to `until`: a
     /// live node's heartbeat, so that short leases end soon after a node dies, never while it
     /// works, and still end for rows it dropped.
@@ -191,5 +193,12 @@ extension HeraldStore {
     /// unregistered or flagged. Returns the device as stored.
     public func upsertDevice(_ device: StoredDevice) async throws -> StoredDevice {
         try await upsertDevices([device])[0]
+    }
+}
+
+extension HeraldStore {
+    /// Records outcomes whoever holds their rows (``record(_:by:)`` without an owner).
+    public func record(_ outcomes: [DeliveryOutcome]) async throws {
+        try await record(outcomes, by: nil)
     }
 }

@@ -302,14 +302,19 @@ struct StoreConformanceTests {
             // n1's lease ends; n2 takes the rows over.
             let second = try await store.claim(owner: "n2", limit: 10, lease: 30, now: now.addingTimeInterval(20))
             #expect(Set(second.map(\.id)) == Set(first.map(\.id)))
-            // n1's outcome for the first row lands late (a retry), and is written twice; then
-            // n2 records three rows. n2 still sends the fourth: nobody else may take it.
+            // n1's outcome for the first row lands late (a retry, written twice): n2 holds the
+            // row, so it is not written. n2 records the other three and still sends the first:
+            // nobody else may take it.
             let late = DeliveryOutcome.retry(id: first[0].id, at: now.addingTimeInterval(21), reason: "ServiceUnavailable", now: now.addingTimeInterval(20))
-            try await store.record([late])
-            try await store.record([late])
-            try await store.record(second.prefix(3).map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(21)) })
+            try await store.record([late], by: "n1")
+            try await store.record([late], by: "n1")
+            try await store.record(second.suffix(3).map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(21)) }, by: "n2")
             #expect(try await store.claim(owner: "n3", limit: 10, lease: 30, now: now.addingTimeInterval(22)).isEmpty)
-            try await store.record([DeliveryOutcome(id: second[3].id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(23))])
+            #expect(try await store.deliveries(notificationID: second[0].notificationID, limit: 10).first { $0.id == second[0].id }?.reason == nil)
+            // A late final outcome is written (APNs took the notification), and frees nothing
+            // that is still sent.
+            try await store.record([DeliveryOutcome(id: second[1].id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(22))], by: "n1")
+            try await store.record([DeliveryOutcome(id: second[0].id, state: .sent, status: 200, finishedAt: now.addingTimeInterval(23))], by: "n2")
             #expect(try await store.queueDepth() == 0)
             #expect(try await store.claim(owner: "n3", limit: 10, lease: 30, now: now.addingTimeInterval(24)).isEmpty)
         }

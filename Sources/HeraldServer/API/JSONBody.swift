@@ -38,7 +38,8 @@ enum JSONBody {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let parsed = try? JSONParser().parse(Array(data))
+        // Read once more, keeping order and exact numbers, only for what needs it.
+        let parsed = type is any KnownFields.Type || type is any PayloadsAsWritten.Type ? try? JSONParser().parse(Array(data)) : nil
         if let known = type as? any KnownFields.Type, let parsed {
             try known.check(parsed)
         }

@@ -59,7 +59,7 @@ final class DeliveryWorker: Service, Sendable {
         self.metrics = metrics
         let window = SendWindow(size: configuration.sendWindow ?? configuration.apnsConnections * configuration.apnsStreams)
         self.window = window
-        recorder = OutcomeRecorder(store: store, logger: configuration.logger, clock: configuration.clock, window: window)
+        recorder = OutcomeRecorder(store: store, owner: configuration.nodeID, logger: configuration.logger, clock: configuration.clock, window: window)
         webhooks = WebhookSender(store: store, configuration: configuration)
     }
 

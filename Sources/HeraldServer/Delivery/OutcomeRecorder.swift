@@ -28,6 +28,8 @@ final class OutcomeRecorder: Sendable {
     private let state = Mutex(State())
     private let wake = WakeSignal()
     private let store: any HeraldStore
+    /// The node whose leases the outcomes are written under.
+    private let owner: String
     private let logger: Logger
     private let clock: any WallClock
     /// How long an idle recorder takes to notice new outcomes, at most.
@@ -35,8 +37,9 @@ final class OutcomeRecorder: Sendable {
     /// Given the permits of outcomes once they are written.
     let window: SendWindow
 
-    init(store: any HeraldStore, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5)) {
+    init(store: any HeraldStore, owner: String, logger: Logger, clock: any WallClock, window: SendWindow, interval: Duration = .milliseconds(5)) {
         self.store = store
+        self.owner = owner
         self.logger = logger
         self.clock = clock
         self.interval = interval
@@ -107,7 +110,7 @@ final class OutcomeRecorder: Sendable {
                 continue
             }
             do {
-                try await store.record(batch)
+                try await store.record(batch, by: owner)
                 let recovered = state.withLock { state in
                     state.writing = 0
                     for outcome in batch { state.unwritten.remove(outcome.id) }

@@ -43,14 +43,16 @@ enum PostgresSchema {
             next_due DOUBLE PRECISION;
         BEGIN
             WHILE wanted > 0 LOOP
-                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, TRUE AS expired INTO b FROM delivery_batches q
-                WHERE q.lease_until < p_now ORDER BY q.lease_until LIMIT 1 FOR UPDATE SKIP LOCKED;
+                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, TRUE AS expired, q.lease_owner, q.lease_until INTO b
+                FROM delivery_batches q WHERE q.lease_until < p_now ORDER BY q.lease_until LIMIT 1 FOR UPDATE SKIP LOCKED;
                 IF NOT FOUND THEN
-                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired INTO b FROM delivery_batches q
+                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired, q.lease_owner, q.lease_until INTO b
+                    FROM delivery_batches q
                     WHERE q.lease_until IS NULL AND q.due_at > 0 AND q.due_at <= p_now ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
                 END IF;
                 IF NOT FOUND THEN
-                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired INTO b FROM delivery_batches q
+                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired, q.lease_owner, q.lease_until INTO b
+                    FROM delivery_batches q
                     WHERE q.lease_until IS NULL AND q.due_at = 0 ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
                 END IF;
                 EXIT WHEN NOT FOUND;
@@ -71,8 +73,10 @@ enum PostgresSchema {
                 END IF;
                 IF cardinality(ready) > wanted THEN
                     taken := ready[1:wanted];
-                    INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
-                    VALUES (b.notification_id, ready[wanted] + 1, b.last_id, b.due_at);
+                    -- The rest keeps an ended lease as it was, so that it is taken over next
+                    -- (and its rows count their holder's attempt) rather than queued anew.
+                    INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, lease_owner, lease_until)
+                    VALUES (b.notification_id, ready[wanted] + 1, b.last_id, b.due_at, b.lease_owner, b.lease_until);
                     UPDATE delivery_batches q SET last_id = ready[wanted], lease_owner = p_owner, lease_until = p_now + p_lease WHERE q.id = b.id;
                 ELSE
                     taken := ready;
@@ -89,10 +93,13 @@ enum PostgresSchema {
         """
 
     /// `herald_record(ids, states, statuses, reasons, apns ids, finished, retry at, attempted,
-    /// now)`: writes a list of outcomes in one statement ('' and 0 stand for null). The batches
+    /// owner)`: writes a list of outcomes in one statement ('' and 0 stand for null). The batches
     /// holding the rows are locked first, in id order (as every statement that changes batches
     /// does, so that none waits on another in a circle). A delivery to be retried stays queued
-    /// with its retry time; one put back without an attempt is not counted as one. A row no
+    /// with its retry time (one put back without one is due when it was put back); one put back
+    /// without an attempt is not counted as one. With an owner, such an outcome is not written
+    /// for a row whose batch another owner holds: a late write must not free a row another
+    /// node sends. A row no
     /// longer queued keeps its outcome (a late write from a node whose lease ended must not
     /// undo what the node that took it over recorded), except that a row cancelled while in
     /// flight takes its final outcome. Then each leased batch of them with no row left in
@@ -102,7 +109,7 @@ enum PostgresSchema {
     static let recordFunction = """
         CREATE OR REPLACE FUNCTION herald_record(
             p_ids BIGINT[], p_states TEXT[], p_statuses BIGINT[], p_reasons TEXT[], p_apns_ids TEXT[], p_finished DOUBLE PRECISION[],
-            p_retry DOUBLE PRECISION[], p_attempted BIGINT[], p_now DOUBLE PRECISION)
+            p_retry DOUBLE PRECISION[], p_attempted BIGINT[], p_owner TEXT)
         RETURNS VOID LANGUAGE plpgsql AS $record$
         DECLARE
             held BIGINT[];
@@ -119,10 +126,13 @@ enum PostgresSchema {
                 ORDER BY q.id FOR UPDATE) l;
             UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
                 apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
-                retry_at = NULLIF(v.retry_at, 0), attempts = d.attempts + v.attempted
+                retry_at = CASE WHEN v.state = 'queued' THEN COALESCE(NULLIF(v.retry_at, 0), v.finished_at) END, attempts = d.attempts + v.attempted
             FROM unnest(p_ids, p_states, p_statuses, p_reasons, p_apns_ids, p_finished, p_retry, p_attempted)
                 AS v(id, state, status, reason, apns_id, finished_at, retry_at, attempted)
-            WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'));
+            WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
+              AND (v.state <> 'queued' OR p_owner IS NULL OR NOT EXISTS (
+                  SELECT 1 FROM delivery_batches q WHERE q.id = ANY(held) AND q.notification_id = d.notification_id
+                    AND d.id BETWEEN q.first_id AND q.last_id AND q.lease_until IS NOT NULL AND q.lease_owner <> p_owner));
             FOR b IN SELECT q.id, q.notification_id, q.first_id, q.last_id FROM delivery_batches q
                      WHERE q.id = ANY(held) AND q.lease_until IS NOT NULL ORDER BY q.id LOOP
                 CONTINUE WHEN EXISTS (

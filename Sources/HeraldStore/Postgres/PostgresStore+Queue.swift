@@ -87,7 +87,7 @@ extension PostgresStore {
 
     /// Writes outcomes in one statement (`herald_record`, see PostgresSchema), which also gives
     /// back the batches whose rows are all recorded.
-    public func record(_ outcomes: [DeliveryOutcome]) async throws {
+    public func record(_ outcomes: [DeliveryOutcome], by owner: String?) async throws {
         guard !outcomes.isEmpty else { return }
         var bindings = PostgresBindings(capacity: 9)
         bindings.append(outcomes.map(\.id))
@@ -98,12 +98,11 @@ extension PostgresStore {
         bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970))
         bindings.append(outcomes.map { $0.retryAt?.timeIntervalSince1970 ?? 0 })
         bindings.append(outcomes.map { Int64($0.attempted ? 1 : 0) })
-        // Rows put back unsent are due again from the time of the last outcome.
-        bindings.append(outcomes.map(\.finishedAt.timeIntervalSince1970).max() ?? 0)
+        bindings.append(owner)
         try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT herald_record($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::bigint[], $9)
+                    SELECT herald_record($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::bigint[], $9::text)
                     """, binds: bindings
             ), logger: logger
         )
@@ -123,7 +122,9 @@ extension PostgresStore {
                     WITH held AS (
                         SELECT q.id FROM delivery_batches q
                         WHERE q.lease_owner = $1 AND q.lease_until < $3
-                          AND EXISTS (SELECT 1 FROM unnest($2::bigint[]) AS claimed(id) WHERE claimed.id BETWEEN q.first_id AND q.last_id)
+                          AND EXISTS (
+                              SELECT 1 FROM deliveries d WHERE d.id = ANY($2::bigint[]) AND d.notification_id = q.notification_id
+                                AND d.id BETWEEN q.first_id AND q.last_id)
                         ORDER BY q.id FOR UPDATE)
                     UPDATE delivery_batches AS b SET lease_until = $3 FROM held WHERE b.id = held.id
                     """, binds: bindings

@@ -184,11 +184,19 @@ extension SQLiteStore {
 
     /// Writes the outcomes (with the claims counted in memory as attempts) in one transaction,
     /// then ends their leases.
-    public func record(_ outcomes: [DeliveryOutcome]) async throws {
+    /// With `owner`, an outcome that leaves a row queued is dropped while another owner holds it.
+    public func record(_ outcomes: [DeliveryOutcome], by owner: String?) async throws {
         guard !outcomes.isEmpty else { return }
-        let sorted = outcomes.sorted { $0.id < $1.id }
+        let all = outcomes.sorted { $0.id < $1.id }
         try await pool.writeWithoutTransaction { db in
-            let claims = self.leases.withLock { leases in sorted.map { leases.claims(of: $0.id) } }
+            let (sorted, claims) = self.leases.withLock { leases in
+                let kept = all.filter { outcome in
+                    guard let owner, outcome.state == .queued, let holder = leases.held[outcome.id]?.owner else { return true }
+                    return holder == owner
+                }
+                return (kept, kept.map { leases.claims(of: $0.id) })
+            }
+            guard !sorted.isEmpty else { return }
             // Retries of rows that left the queue meanwhile (cancelled): their lease ends.
             var left: Set<Int64> = []
             try db.inTransaction {
