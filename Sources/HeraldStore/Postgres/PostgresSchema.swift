@@ -26,10 +26,11 @@ enum PostgresSchema {
     /// order queued, each skipped while another claim holds it. A batch's rows to retry that
     /// are not due stay in it; a batch with nothing ready is given back until its first retry,
     /// or deleted when nothing in it is queued; one with more ready rows than wanted is cut in
-    /// two, the rest a batch of its own. A row taken loses its retry time: in a leased batch,
-    /// the queued rows without one are those its holder has in flight (see `herald_record`).
-    /// Rows taken over from a holder whose lease ended count the attempt it may have made;
-    /// each row comes with the attempt about to be made counted (recording counts it).
+    /// two, the rest a batch of its own (keeping an ended lease, so that it is taken over
+    /// next). A row taken loses its retry time: in a leased batch, the queued rows without one
+    /// are those its holder has in flight (`queued - retrying`, see `herald_record`). Rows
+    /// taken over from a holder whose lease ended count the attempt it may have made; each row
+    /// comes with the attempt about to be made counted (recording counts it).
     static let claimFunction = """
         CREATE OR REPLACE FUNCTION herald_claim(p_owner TEXT, p_limit INT, p_lease DOUBLE PRECISION, p_now DOUBLE PRECISION)
         RETURNS TABLE (id BIGINT, notification_id TEXT, app_id TEXT, token TEXT, environment TEXT, locale TEXT, attempts BIGINT, queued_at DOUBLE PRECISION)
@@ -41,17 +42,25 @@ enum PostgresSchema {
             ready BIGINT[];
             taken BIGINT[];
             next_due DOUBLE PRECISION;
+            waiting BIGINT;
+            rest_queued BIGINT := 0;
+            rest_retrying BIGINT := 0;
+            cleared BIGINT;
+            cut BIGINT;
         BEGIN
             WHILE wanted > 0 LOOP
-                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, TRUE AS expired, q.lease_owner, q.lease_until INTO b
+                SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, TRUE AS expired, q.lease_owner, q.lease_until,
+                       q.queued, q.retrying, q.queued_at INTO b
                 FROM delivery_batches q WHERE q.lease_until < p_now ORDER BY q.lease_until LIMIT 1 FOR UPDATE SKIP LOCKED;
                 IF NOT FOUND THEN
-                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired, q.lease_owner, q.lease_until INTO b
+                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired, q.lease_owner, q.lease_until,
+                           q.queued, q.retrying, q.queued_at INTO b
                     FROM delivery_batches q
                     WHERE q.lease_until IS NULL AND q.due_at > 0 AND q.due_at <= p_now ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
                 END IF;
                 IF NOT FOUND THEN
-                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired, q.lease_owner, q.lease_until INTO b
+                    SELECT q.id, q.notification_id, q.first_id, q.last_id, q.due_at, FALSE AS expired, q.lease_owner, q.lease_until,
+                           q.queued, q.retrying, q.queued_at INTO b
                     FROM delivery_batches q
                     WHERE q.lease_until IS NULL AND q.due_at = 0 ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
                 END IF;
@@ -62,28 +71,38 @@ enum PostgresSchema {
                       AND (d.retry_at IS NULL OR d.retry_at <= p_now)
                     ORDER BY d.id LIMIT wanted + 1) r;
                 IF ready IS NULL THEN
-                    SELECT MIN(d.retry_at) INTO next_due FROM deliveries d
+                    -- What is queued waits for a retry: its counts are set from the rows.
+                    SELECT MIN(d.retry_at), COUNT(*) INTO next_due, waiting FROM deliveries d
                     WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued';
                     IF next_due IS NULL THEN
                         DELETE FROM delivery_batches q WHERE q.id = b.id;
                     ELSE
-                        UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL WHERE q.id = b.id;
+                        UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL, queued = waiting, retrying = waiting
+                        WHERE q.id = b.id;
                     END IF;
                     CONTINUE;
                 END IF;
+                rest_queued := 0;
+                rest_retrying := 0;
+                cut := b.last_id;
                 IF cardinality(ready) > wanted THEN
                     taken := ready[1:wanted];
-                    -- The rest keeps an ended lease as it was, so that it is taken over next
-                    -- (and its rows count their holder's attempt) rather than queued anew.
-                    INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, lease_owner, lease_until)
-                    VALUES (b.notification_id, ready[wanted] + 1, b.last_id, b.due_at, b.lease_owner, b.lease_until);
-                    UPDATE delivery_batches q SET last_id = ready[wanted], lease_owner = p_owner, lease_until = p_now + p_lease WHERE q.id = b.id;
+                    cut := ready[wanted];
+                    SELECT COUNT(*), COUNT(d.retry_at) INTO rest_queued, rest_retrying FROM deliveries d
+                    WHERE d.notification_id = b.notification_id AND d.id BETWEEN ready[wanted] + 1 AND b.last_id AND d.state = 'queued';
+                    INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, lease_owner, lease_until, queued, retrying, queued_at)
+                    VALUES (b.notification_id, ready[wanted] + 1, b.last_id, b.due_at, b.lease_owner, b.lease_until, rest_queued, rest_retrying, b.queued_at);
                 ELSE
                     taken := ready;
-                    UPDATE delivery_batches q SET lease_owner = p_owner, lease_until = p_now + p_lease WHERE q.id = b.id;
                 END IF;
-                UPDATE deliveries d SET attempts = d.attempts + CASE WHEN b.expired AND d.retry_at IS NULL THEN 1 ELSE 0 END, retry_at = NULL
-                WHERE d.id = ANY(taken) AND (b.expired OR d.retry_at IS NOT NULL);
+                IF b.expired THEN
+                    UPDATE deliveries d SET attempts = d.attempts + 1 WHERE d.id = ANY(taken) AND d.retry_at IS NULL;
+                END IF;
+                UPDATE deliveries d SET retry_at = NULL WHERE d.id = ANY(taken) AND d.retry_at IS NOT NULL;
+                GET DIAGNOSTICS cleared = ROW_COUNT;
+                UPDATE delivery_batches q SET last_id = cut, lease_owner = p_owner, lease_until = p_now + p_lease,
+                    queued = GREATEST(b.queued - rest_queued, 0), retrying = GREATEST(b.retrying - rest_retrying - cleared, 0)
+                WHERE q.id = b.id;
                 RETURN QUERY SELECT d.id, d.notification_id, d.app_id, d.token, d.environment, d.locale, d.attempts + 1, d.queued_at
                     FROM deliveries d WHERE d.id = ANY(taken) ORDER BY d.id;
                 wanted := wanted - cardinality(taken);
@@ -93,19 +112,21 @@ enum PostgresSchema {
         """
 
     /// `herald_record(ids, states, statuses, reasons, apns ids, finished, retry at, attempted,
-    /// owner)`: writes a list of outcomes in one statement ('' and 0 stand for null). The batches
-    /// holding the rows are locked first, in id order (as every statement that changes batches
-    /// does, so that none waits on another in a circle). A delivery to be retried stays queued
-    /// with its retry time (one put back without one is due when it was put back); one put back
-    /// without an attempt is not counted as one. With an owner, such an outcome is not written
-    /// for a row whose batch another owner holds: a late write must not free a row another
-    /// node sends. A row no
-    /// longer queued keeps its outcome (a late write from a node whose lease ended must not
-    /// undo what the node that took it over recorded), except that a row cancelled while in
-    /// flight takes its final outcome. Then each leased batch of them with no row left in
-    /// flight (queued without a retry time) is given back: due at its first retry, or deleted
-    /// when nothing in it is queued. The check reads the rows themselves, so an outcome
-    /// written twice, or late, cannot give back a batch whose holder still sends.
+    /// owner)`: writes a list of outcomes in one statement ('' and 0 stand for null).
+    ///
+    /// The batches holding the rows are locked first, in id order (as every statement that
+    /// changes batches does, so that none waits on another in a circle). A delivery to be
+    /// retried stays queued with its retry time (one put back without one is due when it was
+    /// put back); one put back without an attempt is not counted as one. With an owner, such an
+    /// outcome is not written for a row whose batch another owner holds: a late write must not
+    /// free a row another node sends. A row no longer queued keeps its outcome (a late write
+    /// from a node whose lease ended must not undo what the node that took it over recorded),
+    /// except that a row cancelled while in flight takes its final outcome.
+    ///
+    /// Each batch's counts (`queued`, `retrying`) follow what each written row was and became,
+    /// so an outcome written twice, or late, counts once. A leased batch with no row left in
+    /// flight (`queued = retrying`) is given back: due at its first retry, or deleted when
+    /// nothing in it is queued.
     static let recordFunction = """
         CREATE OR REPLACE FUNCTION herald_record(
             p_ids BIGINT[], p_states TEXT[], p_statuses BIGINT[], p_reasons TEXT[], p_apns_ids TEXT[], p_finished DOUBLE PRECISION[],
@@ -124,20 +145,38 @@ enum PostgresSchema {
                         ORDER BY q2.first_id DESC LIMIT 1) c
                     WHERE d.id = ANY(p_ids) AND d.id <= c.last_id)
                 ORDER BY q.id FOR UPDATE) l;
-            UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
-                apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
-                retry_at = CASE WHEN v.state = 'queued' THEN COALESCE(NULLIF(v.retry_at, 0), v.finished_at) END, attempts = d.attempts + v.attempted
-            FROM unnest(p_ids, p_states, p_statuses, p_reasons, p_apns_ids, p_finished, p_retry, p_attempted)
-                AS v(id, state, status, reason, apns_id, finished_at, retry_at, attempted)
-            WHERE d.id = v.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
-              AND (v.state <> 'queued' OR p_owner IS NULL OR NOT EXISTS (
-                  SELECT 1 FROM delivery_batches q WHERE q.id = ANY(held) AND q.notification_id = d.notification_id
-                    AND d.id BETWEEN q.first_id AND q.last_id AND q.lease_until IS NOT NULL AND q.lease_owner <> p_owner));
-            FOR b IN SELECT q.id, q.notification_id, q.first_id, q.last_id FROM delivery_batches q
-                     WHERE q.id = ANY(held) AND q.lease_until IS NOT NULL ORDER BY q.id LOOP
-                CONTINUE WHEN EXISTS (
-                    SELECT 1 FROM deliveries d WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id
-                      AND d.state = 'queued' AND d.retry_at IS NULL);
+            WITH before AS (
+                SELECT d.id, d.state AS was, d.retry_at IS NOT NULL AS waited FROM deliveries d WHERE d.id = ANY(p_ids)),
+            written AS (
+                UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
+                    apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
+                    retry_at = CASE WHEN v.state = 'queued' THEN COALESCE(NULLIF(v.retry_at, 0), v.finished_at) END,
+                    attempts = d.attempts + v.attempted
+                FROM unnest(p_ids, p_states, p_statuses, p_reasons, p_apns_ids, p_finished, p_retry, p_attempted)
+                    AS v(id, state, status, reason, apns_id, finished_at, retry_at, attempted), before
+                WHERE d.id = v.id AND before.id = d.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
+                  AND (v.state <> 'queued' OR p_owner IS NULL OR NOT EXISTS (
+                      SELECT 1 FROM delivery_batches q WHERE q.id = ANY(held) AND q.notification_id = d.notification_id
+                        AND d.id BETWEEN q.first_id AND q.last_id AND q.lease_until IS NOT NULL AND q.lease_owner <> p_owner))
+                RETURNING d.id, d.notification_id, before.was, before.waited, v.state AS became),
+            changes AS (
+                SELECT c.id,
+                       SUM(CASE WHEN w.was = 'queued' AND w.became <> 'queued' THEN 1 ELSE 0 END) AS left_queue,
+                       SUM(CASE WHEN w.became = 'queued' THEN 1 ELSE 0 END - CASE WHEN w.was = 'queued' AND w.waited THEN 1 ELSE 0 END) AS more_waiting
+                FROM written w
+                CROSS JOIN LATERAL (
+                    SELECT q.id, q.last_id FROM delivery_batches q WHERE q.notification_id = w.notification_id AND q.first_id <= w.id
+                    ORDER BY q.first_id DESC LIMIT 1) c
+                WHERE w.id <= c.last_id
+                GROUP BY c.id)
+            UPDATE delivery_batches q SET queued = GREATEST(q.queued - changes.left_queue, 0), retrying = GREATEST(q.retrying + changes.more_waiting, 0)
+            FROM changes WHERE q.id = changes.id;
+            FOR b IN SELECT q.id, q.notification_id, q.first_id, q.last_id, q.queued FROM delivery_batches q
+                     WHERE q.id = ANY(held) AND q.lease_until IS NOT NULL AND q.queued <= q.retrying ORDER BY q.id LOOP
+                IF b.queued = 0 THEN
+                    DELETE FROM delivery_batches q WHERE q.id = b.id;
+                    CONTINUE;
+                END IF;
                 SELECT MIN(d.retry_at) INTO next_due FROM deliveries d
                 WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued';
                 IF next_due IS NULL THEN
@@ -192,7 +231,9 @@ enum PostgresSchema {
         // written twice, queued and then recorded, and its indexes only once: per-row leases
         // moved each row between partial indexes on every claim (three row versions, each in
         // every index). The layout before had them (deliveries_ready, _due, _leased). A batch's
-        // `due_at` is 0 until it is given back with rows to retry, then their first retry time.
+        // `due_at` is 0 until it is given back with rows to retry, then their first retry time;
+        // it counts its queued rows and those of them waiting for a retry, and keeps when its
+        // notification was queued (queue depth and age without reading the rows).
         "DROP INDEX IF EXISTS deliveries_queued",
         "DROP INDEX IF EXISTS deliveries_ready",
         "DROP INDEX IF EXISTS deliveries_due",
@@ -200,7 +241,8 @@ enum PostgresSchema {
         """
         CREATE TABLE IF NOT EXISTS delivery_batches (
             id BIGSERIAL PRIMARY KEY, notification_id TEXT NOT NULL, first_id BIGINT NOT NULL, last_id BIGINT NOT NULL,
-            due_at DOUBLE PRECISION NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION)
+            due_at DOUBLE PRECISION NOT NULL, lease_owner TEXT, lease_until DOUBLE PRECISION,
+            queued BIGINT NOT NULL DEFAULT 0, retrying BIGINT NOT NULL DEFAULT 0, queued_at DOUBLE PRECISION NOT NULL DEFAULT 0)
         """,
         "CREATE INDEX IF NOT EXISTS delivery_batches_range ON delivery_batches (notification_id, first_id)",
         // Claims read these in order: batches whose lease may have ended, and those free.

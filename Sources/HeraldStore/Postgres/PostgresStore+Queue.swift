@@ -30,9 +30,9 @@ extension PostgresStore {
                         SELECT $1, d.app_id, d.token, d.environment, d.locale, 'queued', 0, $2 FROM devices d WHERE \(filter.condition)
                         ORDER BY d.token RETURNING id),
                     batches AS (
-                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
-                        SELECT $1, MIN(id), MAX(id), 0 FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / \(PostgresSchema.batchRows) AS chunk FROM queued) AS numbered
-                        GROUP BY chunk RETURNING 1)
+                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, queued, queued_at)
+                        SELECT $1, MIN(id), MAX(id), 0, COUNT(*), $2 FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / \(PostgresSchema.batchRows) AS chunk FROM queued) AS numbered
+                        GROUP BY chunk ORDER BY chunk RETURNING 1)
                     SELECT COUNT(*) FROM queued
                     """,
                     [.text(notification.id), .double(notification.createdAt.timeIntervalSince1970)] + filter.arguments.map { .text($0) }
@@ -142,7 +142,8 @@ extension PostgresStore {
     public func queueSummary(now: Date) async throws -> QueueSummary {
         // The queued rows are those in the batches' ranges (see PostgresSchema).
         guard let row = try await rows(
-            "SELECT COALESCE(SUM(c.queued), 0)::bigint, MIN(c.oldest), COALESCE(SUM(c.retrying), 0)::bigint FROM \(Self.queuedRows)"
+            // From the batches' own counts (see PostgresSchema): the queue's size, not the rows'.
+            "SELECT COALESCE(SUM(queued), 0)::bigint, MIN(queued_at) FILTER (WHERE queued > 0), COALESCE(SUM(retrying), 0)::bigint FROM delivery_batches"
         ).first else {
             return QueueSummary(depth: 0, retrying: 0, oldestQueuedAt: nil)
         }
@@ -177,7 +178,7 @@ extension PostgresStore {
     }
 
     public func queueDepth() async throws -> Int {
-        Int(try await rows("SELECT COALESCE(SUM(c.queued), 0)::bigint FROM \(Self.queuedRows)").first?.decode(Int64.self) ?? 0)
+        Int(try await rows("SELECT COALESCE(SUM(queued), 0)::bigint FROM delivery_batches").first?.decode(Int64.self) ?? 0)
     }
 
     public func counts(notificationID: String) async throws -> DeliveryCounts {
@@ -189,15 +190,6 @@ extension PostgresStore {
         }
         return DeliveryCounts(rows: rows)
     }
-
-    /// Per batch, its queued rows (`queued`), their oldest queuing time (`oldest`) and how
-    /// many wait for a retry (`retrying`): each queued row is in the range of one batch of its
-    /// notification, read through its range (the cost follows the queue, not the history).
-    static let queuedRows = """
-        delivery_batches b CROSS JOIN LATERAL (
-            SELECT COUNT(*) AS queued, MIN(d.queued_at) AS oldest, COUNT(*) FILTER (WHERE d.retry_at IS NOT NULL) AS retrying FROM deliveries d
-            WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued') c
-        """
 
     static let recordColumns = "id, notification_id, token, state, status, reason, apns_id, attempts, queued_at, finished_at, retry_at"
 

@@ -126,8 +126,9 @@ public final class PostgresStore: HeraldStore {
                 try await connection.query(
                     .sql(
                         """
-                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at)
-                        SELECT notification_id, MIN(id), MAX(id), GREATEST(MIN(COALESCE(retry_at, 0)), COALESCE(MAX(lease_until), 0))
+                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, queued, retrying, queued_at)
+                        SELECT notification_id, MIN(id), MAX(id), GREATEST(MIN(COALESCE(retry_at, 0)), COALESCE(MAX(lease_until), 0)),
+                               COUNT(*), COUNT(retry_at), MIN(queued_at)
                         FROM deliveries WHERE state = 'queued'
                         GROUP BY notification_id, id / $1
                         """,
@@ -213,6 +214,15 @@ public final class PostgresStore: HeraldStore {
         for (app, deletedAt) in try await rows("SELECT id, deleted_at FROM deleted_apps ORDER BY deleted_at LIMIT 10").map({ try $0.decode((String, Double).self) })
         where deleted < limit {
             var ofThisApp = 0
+            // Its notifications leave the queue first (their counts would stay behind otherwise).
+            _ = try await rows(
+                """
+                WITH gone AS (
+                    SELECT id FROM delivery_batches WHERE notification_id IN (SELECT id FROM notifications WHERE app_id = $1) ORDER BY id FOR UPDATE)
+                DELETE FROM delivery_batches AS b USING gone WHERE b.id = gone.id
+                """,
+                [.text(app)]
+            )
             // Each through its index on app_id; queued deliveries too (a node that claimed one
             // finds no app and records it as failed; its write then changes nothing).
             for (table, key) in [("deliveries", "id"), ("notifications", "id"), ("device_tags", "ctid"), ("devices", "ctid")] where deleted < limit {
