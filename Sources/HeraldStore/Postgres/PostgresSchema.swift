@@ -41,6 +41,7 @@ enum PostgresSchema {
             wanted INT := p_limit;
             ready BIGINT[];
             taken BIGINT[];
+            delayed BIGINT[];
             next_due DOUBLE PRECISION;
             waiting BIGINT;
             rest_queued BIGINT := 0;
@@ -65,8 +66,11 @@ enum PostgresSchema {
                     WHERE q.lease_until IS NULL AND q.due_at = 0 ORDER BY q.due_at, q.id LIMIT 1 FOR UPDATE SKIP LOCKED;
                 END IF;
                 EXIT WHEN NOT FOUND;
-                SELECT array_agg(r.id ORDER BY r.id) INTO ready FROM (
-                    SELECT d.id FROM deliveries d
+                -- Read along the batch's range (one index scan, no look-up per row); `delayed`
+                -- are the ready rows that were put back with a retry time.
+                SELECT array_agg(r.id ORDER BY r.id), array_agg(r.id ORDER BY r.id) FILTER (WHERE r.retry_at IS NOT NULL)
+                INTO ready, delayed FROM (
+                    SELECT d.id, d.retry_at FROM deliveries d
                     WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued'
                       AND (d.retry_at IS NULL OR d.retry_at <= p_now)
                     ORDER BY d.id LIMIT wanted + 1) r;
@@ -98,13 +102,21 @@ enum PostgresSchema {
                 IF b.expired THEN
                     UPDATE deliveries d SET attempts = d.attempts + 1 WHERE d.id = ANY(taken) AND d.retry_at IS NULL;
                 END IF;
-                UPDATE deliveries d SET retry_at = NULL WHERE d.id = ANY(taken) AND d.retry_at IS NOT NULL;
-                GET DIAGNOSTICS cleared = ROW_COUNT;
+                cleared := 0;
+                IF delayed IS NOT NULL AND delayed[1] <= cut THEN
+                    UPDATE deliveries d SET retry_at = NULL WHERE d.id = ANY(delayed) AND d.id <= cut AND d.retry_at IS NOT NULL;
+                    GET DIAGNOSTICS cleared = ROW_COUNT;
+                END IF;
                 UPDATE delivery_batches q SET last_id = cut, lease_owner = p_owner, lease_until = p_now + p_lease,
                     queued = GREATEST(b.queued - rest_queued, 0), retrying = GREATEST(b.retrying - rest_retrying - cleared, 0)
                 WHERE q.id = b.id;
+                -- The rows taken are those of the range up to the cut that were ready (none of
+                -- them waits for a retry any more).
                 RETURN QUERY SELECT d.id, d.notification_id, d.app_id, d.token, d.environment, d.locale, d.attempts + 1, d.queued_at
-                    FROM deliveries d WHERE d.id = ANY(taken) ORDER BY d.id;
+                    FROM deliveries d
+                    WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND cut AND d.state = 'queued'
+                      AND (d.retry_at IS NULL OR d.retry_at <= p_now)
+                    ORDER BY d.id;
                 wanted := wanted - cardinality(taken);
             END LOOP;
         END
@@ -137,13 +149,14 @@ enum PostgresSchema {
             b RECORD;
             next_due DOUBLE PRECISION;
         BEGIN
+            -- The batches whose range meets the rows' (per notification): few, found without a
+            -- look-up per row.
             SELECT array_agg(l.id) INTO held FROM (
                 SELECT q.id FROM delivery_batches q WHERE q.id IN (
-                    SELECT c.id FROM deliveries d
-                    CROSS JOIN LATERAL (
-                        SELECT q2.id, q2.last_id FROM delivery_batches q2 WHERE q2.notification_id = d.notification_id AND q2.first_id <= d.id
-                        ORDER BY q2.first_id DESC LIMIT 1) c
-                    WHERE d.id = ANY(p_ids) AND d.id <= c.last_id)
+                    SELECT q2.id FROM delivery_batches q2
+                    JOIN (SELECT d.notification_id, MIN(d.id) AS low, MAX(d.id) AS high FROM deliveries d WHERE d.id = ANY(p_ids)
+                          GROUP BY d.notification_id) r
+                      ON q2.notification_id = r.notification_id AND q2.first_id <= r.high AND q2.last_id >= r.low)
                 ORDER BY q.id FOR UPDATE) l;
             WITH before AS (
                 SELECT d.id, d.state AS was, d.retry_at IS NOT NULL AS waited FROM deliveries d WHERE d.id = ANY(p_ids)),
@@ -159,15 +172,18 @@ enum PostgresSchema {
                       SELECT 1 FROM delivery_batches q WHERE q.id = ANY(held) AND q.notification_id = d.notification_id
                         AND d.id BETWEEN q.first_id AND q.last_id AND q.lease_until IS NOT NULL AND q.lease_owner <> p_owner))
                 RETURNING d.id, d.notification_id, before.was, before.waited, v.state AS became),
+            -- The batches holding the written rows, read again now that they are locked (a
+            -- claim may have cut one in two meanwhile): a handful, matched to the rows by range.
+            bounds AS MATERIALIZED (
+                SELECT w.notification_id, MIN(w.id) AS low, MAX(w.id) AS high FROM written w GROUP BY w.notification_id),
+            holding AS MATERIALIZED (
+                SELECT q.id, q.notification_id, q.first_id, q.last_id FROM bounds r
+                JOIN delivery_batches q ON q.notification_id = r.notification_id AND q.first_id <= r.high AND q.last_id >= r.low),
             changes AS (
                 SELECT c.id,
                        SUM(CASE WHEN w.was = 'queued' AND w.became <> 'queued' THEN 1 ELSE 0 END) AS left_queue,
                        SUM(CASE WHEN w.became = 'queued' THEN 1 ELSE 0 END - CASE WHEN w.was = 'queued' AND w.waited THEN 1 ELSE 0 END) AS more_waiting
-                FROM written w
-                CROSS JOIN LATERAL (
-                    SELECT q.id, q.last_id FROM delivery_batches q WHERE q.notification_id = w.notification_id AND q.first_id <= w.id
-                    ORDER BY q.first_id DESC LIMIT 1) c
-                WHERE w.id <= c.last_id
+                FROM written w JOIN holding c ON c.notification_id = w.notification_id AND w.id BETWEEN c.first_id AND c.last_id
                 GROUP BY c.id)
             UPDATE delivery_batches q SET queued = GREATEST(q.queued - changes.left_queue, 0), retrying = GREATEST(q.retrying + changes.more_waiting, 0)
             FROM changes WHERE q.id = changes.id;
