@@ -60,6 +60,46 @@ struct PostgresQueueTests {
         #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
     }
 
+    @Test("batches from before they counted their rows get their counts from the rows on upgrade; what was leased, retried or new is then delivered once")
+    func upgradeFromBatchesWithoutCounts() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let old = makeStore(schema: schema)
+        try await old.migrate()
+        _ = try await old.upsertDevices(devices(2_500))
+        _ = try await old.enqueue(
+            StoredNotification(id: "n_counts", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
+        )
+        // A node holds 300 rows (100 of them recorded, 50 put back to retry) when it stops.
+        let held = try await old.claim(owner: "old-node", limit: 300, lease: 30, now: now)
+        try await old.record(held.prefix(100).map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) }, by: "old-node")
+        try await old.record(held[100..<150].map { .retry(id: $0.id, at: now.addingTimeInterval(10), reason: "TooManyRequests", now: now) }, by: "old-node")
+        // The layout before: batches without counts.
+        _ = try await old.rows("ALTER TABLE delivery_batches DROP COLUMN queued, DROP COLUMN retrying, DROP COLUMN queued_at")
+        try await old.close()
+
+        let store = makeStore(schema: schema)
+        try await store.migrate()
+        defer { Task { try? await store.close() } }
+        #expect(try await store.queueDepth() == 2_400)
+        let counts = try await store.rows("SELECT SUM(queued)::bigint, SUM(retrying)::bigint FROM delivery_batches").first?.decode((Int64, Int64).self)
+        #expect(counts?.0 == 2_400 && counts?.1 == 50)
+        // Nothing of the stopped node's is taken before its lease ends; then each row once.
+        let early = try await store.claim(owner: "new-node", limit: 5_000, lease: 30, now: now.addingTimeInterval(20))
+        #expect(early.count == 2_200 && Set(early.map(\.id)).isDisjoint(with: held.map(\.id)))
+        var claimed = early
+        try await store.record(early.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) }, by: "new-node")
+        while true {
+            let batch = try await store.claim(owner: "new-node", limit: 500, lease: 30, now: now.addingTimeInterval(40))
+            if batch.isEmpty { break }
+            claimed += batch
+            try await store.record(batch.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) }, by: "new-node")
+        }
+        #expect(claimed.count == 2_400 && Set(claimed.map(\.id)).count == 2_400)
+        #expect(try await store.counts(notificationID: "n_counts").sent == 2_500)
+        #expect(try await store.queueDepth() == 0)
+        #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
+    }
+
     @Test("recording an outcome rewrites the row in its page (a HOT update: no new index entries), and a finished batch leaves the queue")
     func outcomesAreHeapOnlyUpdates() async throws {
         let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -122,6 +122,30 @@ public final class PostgresStore: HeraldStore {
             for statement in PostgresSchema.statements {
                 try await connection.query(.sql(statement), logger: logger)
             }
+            // Batches from before they counted their rows get the columns, and their counts
+            // from the rows (before any claim can run: this transaction holds the lock).
+            let countsExisted = try await connection.query(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'delivery_batches' AND column_name = 'queued'",
+                logger: logger
+            ).collect().isEmpty == false
+            if batchesExisted && !countsExisted {
+                try await connection.query(
+                    """
+                    ALTER TABLE delivery_batches ADD COLUMN queued BIGINT NOT NULL DEFAULT 0, ADD COLUMN retrying BIGINT NOT NULL DEFAULT 0,
+                        ADD COLUMN queued_at DOUBLE PRECISION NOT NULL DEFAULT 0
+                    """, logger: logger
+                )
+                try await connection.query(
+                    """
+                    UPDATE delivery_batches q SET queued = c.queued, retrying = c.retrying, queued_at = c.queued_at
+                    FROM (SELECT q2.id, COUNT(d.id) AS queued, COUNT(d.retry_at) AS retrying, COALESCE(MIN(d.queued_at), 0) AS queued_at
+                          FROM delivery_batches q2 LEFT JOIN deliveries d
+                            ON d.notification_id = q2.notification_id AND d.id BETWEEN q2.first_id AND q2.last_id AND d.state = 'queued'
+                          GROUP BY q2.id) c
+                    WHERE q.id = c.id
+                    """, logger: logger
+                )
+            }
             if !batchesExisted {
                 try await connection.query(
                     .sql(
