@@ -263,6 +263,8 @@ struct StoreConformanceTests {
                 .retry(id: claimed[1].id, at: retryAt, reason: "ConnectionFailed", now: now, attempted: false),
                 DeliveryOutcome(id: claimed[2].id, state: .sent, status: 200, finishedAt: now),
             ])
+            // A retry written again (its first write's answer was lost) counts its attempt once.
+            try await store.record([.retry(id: claimed[0].id, at: retryAt, reason: "ConnectionFailed", now: now)], by: "n1")
             // Only the rows the node still works on are renewed.
             try await store.renewLeases(owner: "n1", ids: [claimed[3].id], until: now.addingTimeInterval(30))
             try await store.renewLeases(owner: "someone-else", ids: [claimed[3].id], until: now.addingTimeInterval(300))

@@ -129,7 +129,8 @@ enum PostgresSchema {
     /// The batches holding the rows are locked first, in id order (as every statement that
     /// changes batches does, so that none waits on another in a circle). A delivery to be
     /// retried stays queued with its retry time (one put back without one is due when it was
-    /// put back); one put back without an attempt is not counted as one. With an owner, such an
+    /// put back); one put back without an attempt is not counted as one, nor is a retry written
+    /// again (a row in flight has no retry time: claims clear it). With an owner, such an
     /// outcome is not written for a row whose batch another owner holds: a late write must not
     /// free a row another node sends. A row no longer queued keeps its outcome (a late write
     /// from a node whose lease ended must not undo what the node that took it over recorded),
@@ -164,7 +165,7 @@ enum PostgresSchema {
                 UPDATE deliveries AS d SET state = v.state, status = NULLIF(v.status, 0), reason = NULLIF(v.reason, ''),
                     apns_id = NULLIF(v.apns_id, ''), finished_at = CASE WHEN v.state = 'queued' THEN NULL ELSE v.finished_at END,
                     retry_at = CASE WHEN v.state = 'queued' THEN COALESCE(NULLIF(v.retry_at, 0), v.finished_at) END,
-                    attempts = d.attempts + v.attempted
+                    attempts = d.attempts + CASE WHEN d.state = 'queued' AND d.retry_at IS NOT NULL THEN 0 ELSE v.attempted END
                 FROM unnest(p_ids, p_states, p_statuses, p_reasons, p_apns_ids, p_finished, p_retry, p_attempted)
                     AS v(id, state, status, reason, apns_id, finished_at, retry_at, attempted), before
                 WHERE d.id = v.id AND before.id = d.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))

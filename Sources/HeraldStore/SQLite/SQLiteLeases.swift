@@ -42,9 +42,12 @@ struct SQLiteLeases: Sendable {
         cursor = max(cursor, id)
     }
 
-    /// The claims counted for a row whose outcome is being recorded (at least one).
+    /// The claims counted for a row whose outcome is being recorded: at least one, except for a
+    /// row put back to retry and not claimed since (its outcome written again counts nothing).
     func claims(of id: Int64) -> Int {
-        max(held[id]?.claims ?? 1, 1)
+        guard let lease = held[id] else { return 1 }
+        if lease.owner == nil && lease.claims == 0 { return 0 }
+        return max(lease.claims, 1)
     }
 
     /// The row stays queued but is not claimed before `until` (a retry after back-off); its

@@ -235,7 +235,7 @@ extension SQLiteStore {
                     if first.state == .queued {
                         try retry.execute(arguments: [
                             first.status, first.reason, (first.retryAt ?? first.finishedAt).timeIntervalSince1970,
-                            claims[start] - (first.attempted ? 0 : 1), first.id,
+                            max(claims[start] - (first.attempted ? 0 : 1), 0), first.id,
                         ])
                         if db.changesCount == 0 { left.insert(first.id) }
                     } else if end - start > 1 {
@@ -244,7 +244,7 @@ extension SQLiteStore {
                     } else {
                         try one.execute(arguments: [
                             first.state.rawValue, first.status, first.reason, first.apnsID, first.finishedAt.timeIntervalSince1970,
-                            claims[start] - (first.attempted ? 0 : 1), first.id,
+                            max(claims[start] - (first.attempted ? 0 : 1), 0), first.id,
                         ])
                     }
                     start = end
