@@ -77,11 +77,16 @@ public protocol HeraldStore: Sendable {
     /// the same rows.
     func prepareToDeliver() async throws
     /// Stores a notification and queues one delivery per device of its audience, without
-    /// loading the audience into memory: in one transaction (PostgreSQL), or in chunks that
-    /// workers start on at once, finished after a crash by ``prepareToDeliver()`` (SQLite). It
+    /// loading the audience into memory, in chunks that workers start on at once; a fan-out cut
+    /// short is finished by ``prepareToDeliver()`` (SQLite) or by another node
+    /// (``finishStalledFanOuts(stalledFor:)``, PostgreSQL). It
     /// returns when every delivery is queued. With an idempotency key used
     /// by the same app since `idempotentSince`, nothing is stored and the earlier one is returned.
     func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome
+    /// Finishes fan-outs that made no progress for `stalledFor` seconds, left by a node that
+    /// stopped mid-way while others run (PostgreSQL); returns how many it took up. A store
+    /// served by one process finishes them in ``prepareToDeliver()`` instead (SQLite).
+    func finishStalledFanOuts(stalledFor: TimeInterval) async throws -> Int
     func notification(appID: String, id: String) async throws -> StoredNotification?
     /// A page of an app's notifications that match `query`, newest first, each with its status.
     func notifications(appID: String, matching query: NotificationQuery) async throws -> [NotificationEntry]
@@ -178,6 +183,9 @@ extension HeraldStore {
 
     /// Nothing to ready: leases are kept in the database.
     public func prepareToDeliver() async throws {}
+
+    /// Nothing to finish: fan-outs cut short are finished when the store is readied.
+    public func finishStalledFanOuts(stalledFor: TimeInterval) async throws -> Int { 0 }
 
     /// A notification's first deliveries, oldest first.
     public func deliveries(notificationID: String, limit: Int) async throws -> [DeliveryRecord] {

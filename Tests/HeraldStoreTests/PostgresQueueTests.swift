@@ -100,6 +100,90 @@ struct PostgresQueueTests {
         #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
     }
 
+    @Test("a batch whose counts say nothing is in flight (written by a node of an older version) is not given back while its rows are")
+    func countsAreCheckedAgainstTheRows() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = makeStore(schema: schema)
+        try await store.migrate()
+        defer { Task { try? await store.close() } }
+        _ = try await store.upsertDevices(devices(10))
+        _ = try await store.enqueue(
+            StoredNotification(id: "n_uncounted", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now
+        )
+        // An older node's fan-out: the batch counts nothing.
+        _ = try await store.rows("UPDATE delivery_batches SET queued = 0, retrying = 0")
+        let claimed = try await store.claim(owner: "n1", limit: 10, lease: 30, now: now)
+        #expect(claimed.count == 10)
+        try await store.record([DeliveryOutcome(id: claimed[0].id, state: .sent, status: 200, finishedAt: now)], by: "n1")
+        // Nine rows are still in flight: the batch stays n1's, with its counts set from the rows.
+        let batch = try await store.rows("SELECT lease_owner, queued::bigint, retrying::bigint FROM delivery_batches").first?.decode((String?, Int64, Int64).self)
+        #expect(batch?.0 == "n1" && batch?.1 == 9 && batch?.2 == 0)
+        #expect(try await store.claim(owner: "n2", limit: 10, lease: 30, now: now.addingTimeInterval(1)).isEmpty)
+        try await store.record(claimed.dropFirst().map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) }, by: "n1")
+        #expect(try await store.queueDepth() == 0)
+        #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
+    }
+
+    @Test("a fan-out its node left mid-way is finished by another, each device queued once, even by two nodes at once")
+    func stalledFanOutsAreFinished() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let first = makeStore(schema: schema)
+        try await first.migrate()
+        _ = try await first.upsertDevices(devices(12_500))
+        let notification = StoredNotification(id: "n_left", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now)
+        #expect(try await first.store(notification, idempotentSince: now) == nil)
+        // The node queues one chunk of 1,000, then stops.
+        guard case .more = try await first.queueChunk(of: "n_left", size: 1_000) else {
+            Issue.record("a chunk of 1,000 out of 12,500 should leave more")
+            return
+        }
+        try await first.close()
+
+        let second = makeStore(schema: schema)
+        let third = makeStore(schema: schema)
+        defer { Task { try? await second.close(); try? await third.close() } }
+        // Workers start on what was queued; a fan-out that just moved is not taken up.
+        #expect(try await second.queueDepth() == 1_000)
+        #expect(try await second.finishStalledFanOuts(stalledFor: 60) == 0)
+        // Two nodes take it up at once: their chunks go one after the other.
+        async let a = second.finishStalledFanOuts(stalledFor: 0)
+        async let b = third.finishStalledFanOuts(stalledFor: 0)
+        _ = try await (a, b)
+        #expect(try await second.queueDepth() == 12_500)
+        let tokens = try await second.rows("SELECT COUNT(*)::bigint, COUNT(DISTINCT token)::bigint FROM deliveries WHERE notification_id = 'n_left'")
+            .first?.decode((Int64, Int64).self)
+        #expect(tokens?.0 == 12_500 && tokens?.1 == 12_500)
+        #expect(try await second.notification(appID: "a1", id: "n_left")?.audienceSize == 12_500)
+        #expect(try await second.finishStalledFanOuts(stalledFor: 0) == 0)
+        var claimed: Set<Int64> = []
+        while true {
+            let batch = try await second.claim(owner: "n2", limit: 4_000, lease: 30, now: now)
+            if batch.isEmpty { break }
+            claimed.formUnion(batch.map(\.id))
+            try await second.record(batch.map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) }, by: "n2")
+        }
+        #expect(claimed.count == 12_500)
+        #expect(try await second.rows("SELECT 1 FROM delivery_batches").isEmpty)
+    }
+
+    @Test("a cancel during a fan-out stops the audience from growing; what was queued is cancelled")
+    func cancelStopsAFanOut() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = makeStore(schema: schema)
+        try await store.migrate()
+        defer { Task { try? await store.close() } }
+        _ = try await store.upsertDevices(devices(3_000))
+        let notification = StoredNotification(id: "n_cut", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now)
+        _ = try await store.store(notification, idempotentSince: now)
+        _ = try await store.queueChunk(of: "n_cut", size: 1_000)
+        #expect(try await store.cancel(appID: "a1", notificationID: "n_cut", now: now)?.cancelledAt == now)
+        let finished = try await store.fanOut("n_cut", chunk: 1_000)
+        #expect(finished?.audienceSize == 1_000 && finished?.cancelledAt == now)
+        #expect(try await store.queueDepth() == 0)
+        #expect(try await store.counts(notificationID: "n_cut").cancelled == 1_000)
+        #expect(try await store.rows("SELECT 1 FROM deliveries WHERE notification_id = 'n_cut' AND state <> 'cancelled'").isEmpty)
+    }
+
     @Test("recording an outcome rewrites the row in its page (a HOT update: no new index entries), and a finished batch leaves the queue")
     func outcomesAreHeapOnlyUpdates() async throws {
         let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

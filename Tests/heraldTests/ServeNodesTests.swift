@@ -181,6 +181,58 @@ struct ServeNodesTests {
         print("late renewals: node-a sent \(firstSends), node-b \(secondSends); \(received.count) received, \(tally.duplicates) twice")
     }
 
+    @Test func aFanOutItsNodeLeftMidWayIsFinishedByAnother() async throws {
+        let base = try #require(ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"])
+        var components = try #require(URLComponents(string: base))
+        let proxy = try await FaultProxy.start(to: try #require(components.port))
+        components.port = proxy.port
+        let schema = "fan_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let direct = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+        // In the clear, so that the proxy sees which statement goes by.
+        let throughProxy = try #require(components.string) + (base.contains("?") ? "&" : "?") + "schema=\(schema)&sslmode=disable"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandbox = try await SandboxProcess.start(in: folder)
+        defer { sandbox.process.stop() }
+        let arguments = ["--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "3"]
+        let first = try await ServeProcess.start(arguments + ["--postgres", throughProxy, "--node-id", "node-a"])
+        defer { first.process.stop() }
+        let second = try await ServeProcess.start(arguments + ["--postgres", direct, "--node-id", "node-b"])
+        defer { second.process.stop() }
+        let adminKey = try #require(first.adminKey)
+        let app = try await first.createApp(adminKey: adminKey)
+        let tokens = (0..<Self.devices).map(testToken)
+        try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: direct))
+        // node-a's fan-out stops after its first chunk (the chunk's last statement is held back),
+        // and node-a is killed there: the chunk is rolled back with its connection.
+        proxy.slow(requestsContaining: "SET fanout_after = $2", by: .seconds(120))
+        let posting = Task { try? await first.broadcast(key: app.key, title: "Nodes", body: "round left", audience: Self.devices) }
+        var id: String?
+        let deadline = ContinuousClock.now + .seconds(20)
+        while id == nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            id = try await second.call("GET", "/v1/notifications", key: app.key)["notifications"]?.arrayValue?.first?["id"]?.stringValue
+        }
+        let notification = try #require(id, "the notification was not stored")
+        try await Task.sleep(for: .milliseconds(500))
+        await first.process.kill()
+        posting.cancel()
+        let killedAt = ContinuousClock.now
+        let report = try await waitUntilDone(notification, on: second, key: app.key)
+        let took = ContinuousClock.now - killedAt
+        #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
+        #expect(try await second.call("GET", "/v1/notifications/\(notification)", key: app.key)["audienceSize"]?.intValue == Self.devices)
+        let tally = DeliveryTally(try await sandbox.received(), tokens: tokens)
+        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+        #expect(tally.duplicates == 0, "\(tally.duplicates) devices got a second copy")
+        // Stalled for a lease (3 s), looked for every half lease.
+        #expect(took < .seconds(20), "node-b finished the fan-out \(took) after the kill")
+        #expect(await second.process.terminate() == 0)
+        await proxy.shutdown()
+        print("fan-out left mid-way: node-b queued and sent all \(Self.devices) \(took) after node-a was killed; \(tally.duplicates) twice")
+    }
+
     @Test func startingWithoutTheStoreWarnsAndGivesUp() async throws {
         // A port nothing listens on.
         let proxy = try await FaultProxy.start(to: 9)

@@ -173,7 +173,7 @@ extension ServeProcess {
     func waitUntilDone(_ id: String, key: String, within: Duration = .seconds(120)) async throws -> JSONValue {
         let deadline = ContinuousClock.now + within
         var report = try await report(id, key: key)
-        while report["pending"]?.intValue != 0 && ContinuousClock.now < deadline {
+        while (report["pending"]?.intValue != 0 || report["status"]?.stringValue == "sending") && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(200))
             report = try await self.report(id, key: key)
         }

@@ -257,7 +257,7 @@ struct ReportView: Encodable, Sendable {
         cancelled = counts.cancelled
         pending = counts.queued
         cancelledAt = notification.cancelledAt
-        status = (notification.cancelledAt != nil ? NotificationStatus.cancelled : counts.queued > 0 ? .sending : .finished).rawValue
+        status = (notification.cancelledAt != nil ? NotificationStatus.cancelled : counts.queued > 0 || notification.queuing ? .sending : .finished).rawValue
         retryingByReason = counts.retryingByReason
     }
 }

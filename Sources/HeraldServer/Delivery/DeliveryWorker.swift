@@ -72,6 +72,7 @@ final class DeliveryWorker: Service, Sendable {
         await withTaskGroup(of: Void.self) { services in
             services.addTask { await self.recorder.run() }
             services.addTask { await self.heartbeat() }
+            services.addTask { await self.finishStalledFanOuts() }
             await withTaskGroup(of: Void.self) { workers in
                 for _ in 0..<configuration.workers {
                     workers.addTask { await self.loop() }
@@ -86,6 +87,27 @@ final class DeliveryWorker: Service, Sendable {
             try await store.releaseLeases(owner: configuration.nodeID)
         } catch {
             logger.error("could not give back the leases: \(error)")
+        }
+    }
+
+    /// Looks every half lease for fan-outs that made no progress for a whole lease (their node
+    /// stopped mid-way) and finishes them; the first look is at once, for those left while no
+    /// node ran.
+    private func finishStalledFanOuts() async {
+        var failing = false
+        while !Task.isCancelled {
+            do {
+                let finished = try await store.finishStalledFanOuts(stalledFor: configuration.lease)
+                if finished > 0 { logger.notice("finished fan-outs another node left unfinished", metadata: ["count": "\(finished)"]) }
+                if failing { logger.notice("looking for unfinished fan-outs works again") }
+                failing = false
+            } catch where !Task.isCancelled {
+                if !failing { logger.warning("cannot look for unfinished fan-outs: \(StoreError.describe(error))") }
+                failing = true
+            } catch {
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(Int(configuration.lease * 500)))
         }
     }
 

@@ -18,6 +18,13 @@ public struct StoredNotification: Sendable, Hashable, Codable {
     public var audienceSize: Int
     /// When it was cancelled (``HeraldStore/cancel(appID:notificationID:now:)``), if it was.
     public var cancelledAt: Date?
+    /// Its audience is still being queued (a fan-out under way, or left by a node that stopped
+    /// and not yet taken up): read from the store, not kept in the stored body.
+    public var queuing = false
+
+    private enum CodingKeys: String, CodingKey {
+        case id, appID, message, audience, idempotencyKey, scheduleID, createdAt, audienceSize, cancelledAt
+    }
 
     public init(
         id: String, appID: String, message: Data, audience: Audience, idempotencyKey: String? = nil, scheduleID: String? = nil,

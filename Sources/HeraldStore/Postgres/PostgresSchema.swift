@@ -10,7 +10,23 @@ enum PostgresSchema {
         ("devices", "encryption_key", "TEXT"),
         // When a notification was cancelled.
         ("notifications", "cancelled_at", "DOUBLE PRECISION"),
+        // A fan-out under way: the last token queued (`''` before the first chunk, null once the
+        // audience is queued), when a chunk last went in (PostgreSQL's clock), and how many rows
+        // the chunks queued so far.
+        ("notifications", "fanout_after", "TEXT"),
+        ("notifications", "fanout_at", "DOUBLE PRECISION"),
+        ("notifications", "fanout_queued", "BIGINT NOT NULL DEFAULT 0"),
     ]
+
+    /// Statements on columns of ``addedColumns``, run once they exist.
+    static let afterAddedColumns = [
+        // The fan-outs under way, for nodes that look for one left unfinished.
+        "CREATE INDEX IF NOT EXISTS notifications_fanout ON notifications (fanout_at) WHERE fanout_after IS NOT NULL",
+    ]
+
+    /// Devices queued per transaction of a fan-out: workers start on the first chunk while the
+    /// rest is queued, and a node that stops mid-way leaves a cursor another node goes on from.
+    static let fanOutChunk = 5 * batchRows
 
     /// Percent of a deliveries page filled by inserts (the rest takes the recorded versions:
     /// at 50 a page of rows recorded in one statement could overflow it).
@@ -127,38 +143,54 @@ enum PostgresSchema {
     /// owner)`: writes a list of outcomes in one statement ('' and 0 stand for null).
     ///
     /// The batches holding the rows are locked first, in id order (as every statement that
-    /// changes batches does, so that none waits on another in a circle). A delivery to be
-    /// retried stays queued with its retry time (one put back without one is due when it was
-    /// put back); one put back without an attempt is not counted as one, nor is a retry written
-    /// again (a row in flight has no retry time: claims clear it). With an owner, such an
-    /// outcome is not written for a row whose batch another owner holds: a late write must not
-    /// free a row another node sends. A row no longer queued keeps its outcome (a late write
-    /// from a node whose lease ended must not undo what the node that took it over recorded),
-    /// except that a row cancelled while in flight takes its final outcome.
+    /// changes batches does, so that none waits on another in a circle), then again any that a
+    /// claim cut off one of them meanwhile, until every batch holding a row is held: no claim
+    /// can then cut or take them until the write ends. A delivery to be retried stays queued
+    /// with its retry time (one put back without one is due when it was put back); one put back
+    /// without an attempt is not counted as one, nor is a retry written again (a row in flight
+    /// has no retry time: claims clear it). With an owner, such an outcome is not written for a
+    /// row whose batch another owner holds: a late write must not free a row another node
+    /// sends. A row no longer queued keeps its outcome (a late write from a node whose lease
+    /// ended must not undo what the node that took it over recorded), except that a row
+    /// cancelled while in flight takes its final outcome.
     ///
     /// Each batch's counts (`queued`, `retrying`) follow what each written row was and became,
-    /// so an outcome written twice, or late, counts once. A leased batch with no row left in
-    /// flight (`queued = retrying`) is given back: due at its first retry, or deleted when
-    /// nothing in it is queued.
+    /// so an outcome written twice, or late, counts once. They only say when to look: a leased
+    /// batch whose counts say no row is in flight (`queued <= retrying`) is given back (due at
+    /// its first retry, or deleted when nothing in it is queued) only if its rows agree; if
+    /// they do not (a node of an older version wrote without counting), the counts are set
+    /// from the rows and the batch stays with its holder.
     static let recordFunction = """
         CREATE OR REPLACE FUNCTION herald_record(
             p_ids BIGINT[], p_states TEXT[], p_statuses BIGINT[], p_reasons TEXT[], p_apns_ids TEXT[], p_finished DOUBLE PRECISION[],
             p_retry DOUBLE PRECISION[], p_attempted BIGINT[], p_owner TEXT)
         RETURNS VOID LANGUAGE plpgsql AS $record$
         DECLARE
-            held BIGINT[];
+            held BIGINT[] := '{}';
+            more BIGINT[];
             b RECORD;
             next_due DOUBLE PRECISION;
+            in_flight BIGINT;
+            still_queued BIGINT;
         BEGIN
-            -- The batches whose range meets the rows' (per notification): few, found without a
-            -- look-up per row.
-            SELECT array_agg(l.id) INTO held FROM (
-                SELECT q.id FROM delivery_batches q WHERE q.id IN (
-                    SELECT q2.id FROM delivery_batches q2
-                    JOIN (SELECT d.notification_id, MIN(d.id) AS low, MAX(d.id) AS high FROM deliveries d WHERE d.id = ANY(p_ids)
-                          GROUP BY d.notification_id) r
-                      ON q2.notification_id = r.notification_id AND q2.first_id <= r.high AND q2.last_id >= r.low)
-                ORDER BY q.id FOR UPDATE) l;
+            -- The batches holding at least one of the rows, looked for from the batch holding
+            -- each notification's lowest row (no look-up per row). Read again after locking:
+            -- a claim that committed meanwhile may have cut a remainder off one of them.
+            LOOP
+                SELECT array_agg(l.id) INTO more FROM (
+                    SELECT q.id FROM delivery_batches q WHERE q.id IN (
+                        SELECT q2.id FROM (
+                            SELECT d.notification_id, MIN(d.id) AS low, MAX(d.id) AS high FROM deliveries d WHERE d.id = ANY(p_ids)
+                            GROUP BY d.notification_id) r
+                        JOIN delivery_batches q2 ON q2.notification_id = r.notification_id AND q2.first_id <= r.high AND q2.last_id >= r.low
+                          AND q2.first_id >= COALESCE((
+                              SELECT q3.first_id FROM delivery_batches q3 WHERE q3.notification_id = r.notification_id AND q3.first_id <= r.low
+                              ORDER BY q3.first_id DESC LIMIT 1), 0)
+                        WHERE NOT (q2.id = ANY(held)) AND EXISTS (SELECT 1 FROM unnest(p_ids) AS i(id) WHERE i.id BETWEEN q2.first_id AND q2.last_id))
+                    ORDER BY q.id FOR UPDATE) l;
+                EXIT WHEN more IS NULL;
+                held := held || more;
+            END LOOP;
             WITH before AS (
                 SELECT d.id, d.state AS was, d.retry_at IS NOT NULL AS waited FROM deliveries d WHERE d.id = ANY(p_ids)),
             written AS (
@@ -170,16 +202,14 @@ enum PostgresSchema {
                     AS v(id, state, status, reason, apns_id, finished_at, retry_at, attempted), before
                 WHERE d.id = v.id AND before.id = d.id AND (d.state = 'queued' OR (d.state = 'cancelled' AND v.state <> 'queued'))
                   AND (v.state <> 'queued' OR p_owner IS NULL OR NOT EXISTS (
-                      SELECT 1 FROM delivery_batches q WHERE q.id = ANY(held) AND q.notification_id = d.notification_id
-                        AND d.id BETWEEN q.first_id AND q.last_id AND q.lease_until IS NOT NULL AND q.lease_owner <> p_owner))
+                      SELECT 1 FROM (
+                          SELECT q.last_id, q.lease_until, q.lease_owner FROM delivery_batches q
+                          WHERE q.notification_id = d.notification_id AND q.first_id <= d.id ORDER BY q.first_id DESC LIMIT 1) q
+                      WHERE d.id <= q.last_id AND q.lease_until IS NOT NULL AND q.lease_owner <> p_owner))
                 RETURNING d.id, d.notification_id, before.was, before.waited, v.state AS became),
-            -- The batches holding the written rows, read again now that they are locked (a
-            -- claim may have cut one in two meanwhile): a handful, matched to the rows by range.
-            bounds AS MATERIALIZED (
-                SELECT w.notification_id, MIN(w.id) AS low, MAX(w.id) AS high FROM written w GROUP BY w.notification_id),
+            -- Every batch holding a written row is held: the rows are matched to them by range.
             holding AS MATERIALIZED (
-                SELECT q.id, q.notification_id, q.first_id, q.last_id FROM bounds r
-                JOIN delivery_batches q ON q.notification_id = r.notification_id AND q.first_id <= r.high AND q.last_id >= r.low),
+                SELECT q.id, q.notification_id, q.first_id, q.last_id FROM delivery_batches q WHERE q.id = ANY(held)),
             changes AS (
                 SELECT c.id,
                        SUM(CASE WHEN w.was = 'queued' AND w.became <> 'queued' THEN 1 ELSE 0 END) AS left_queue,
@@ -188,18 +218,17 @@ enum PostgresSchema {
                 GROUP BY c.id)
             UPDATE delivery_batches q SET queued = GREATEST(q.queued - changes.left_queue, 0), retrying = GREATEST(q.retrying + changes.more_waiting, 0)
             FROM changes WHERE q.id = changes.id;
-            FOR b IN SELECT q.id, q.notification_id, q.first_id, q.last_id, q.queued FROM delivery_batches q
+            FOR b IN SELECT q.id, q.notification_id, q.first_id, q.last_id FROM delivery_batches q
                      WHERE q.id = ANY(held) AND q.lease_until IS NOT NULL AND q.queued <= q.retrying ORDER BY q.id LOOP
-                IF b.queued = 0 THEN
-                    DELETE FROM delivery_batches q WHERE q.id = b.id;
-                    CONTINUE;
-                END IF;
-                SELECT MIN(d.retry_at) INTO next_due FROM deliveries d
+                SELECT COUNT(*) FILTER (WHERE d.retry_at IS NULL), COUNT(*), MIN(d.retry_at) INTO in_flight, still_queued, next_due FROM deliveries d
                 WHERE d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id AND d.state = 'queued';
-                IF next_due IS NULL THEN
+                IF in_flight > 0 THEN
+                    UPDATE delivery_batches q SET queued = still_queued, retrying = still_queued - in_flight WHERE q.id = b.id;
+                ELSIF still_queued = 0 THEN
                     DELETE FROM delivery_batches q WHERE q.id = b.id;
                 ELSE
-                    UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL WHERE q.id = b.id;
+                    UPDATE delivery_batches q SET due_at = next_due, lease_owner = NULL, lease_until = NULL, queued = still_queued, retrying = still_queued
+                    WHERE q.id = b.id;
                 END IF;
             END LOOP;
         END

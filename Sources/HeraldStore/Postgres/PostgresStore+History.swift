@@ -17,7 +17,7 @@ extension PostgresStore {
 
     /// A notification's status from its row (aliased `n`).
     static let notificationStatus = """
-        CASE WHEN n.cancelled_at IS NOT NULL THEN 'cancelled' WHEN n.id IN (\(notificationsWithQueuedRows)) THEN 'sending' ELSE 'finished' END
+        CASE WHEN n.cancelled_at IS NOT NULL THEN 'cancelled' WHEN n.fanout_after IS NOT NULL OR n.id IN (\(notificationsWithQueuedRows)) THEN 'sending' ELSE 'finished' END
         """
 
     public func notifications(appID: String, matching query: NotificationQuery) async throws -> [NotificationEntry] {

@@ -3,8 +3,20 @@ import HeraldCore
 import PostgresNIO
 
 extension PostgresStore {
+    /// Stores the notification, then queues its audience in chunks of
+    /// ``PostgresSchema/fanOutChunk`` devices (in token order), each its own transaction, so
+    /// workers start on the first chunk while the rest is queued; it returns once every chunk is
+    /// queued. Until then the notification's row keeps the last token queued (`fanout_after`):
+    /// a fan-out left unfinished by a node that stopped is finished by another
+    /// (``finishStalledFanOuts(stalledFor:)``).
     public func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome {
-        let filter = AudienceFilter(appID: notification.appID, audience: notification.audience, firstIndex: 3) { "$\($0)" }
+        if let existing = try await store(notification, idempotentSince: idempotentSince) { return .existing(existing) }
+        return .created(try await fanOut(notification.id) ?? notification)
+    }
+
+    /// Inserts the notification with its fan-out to do; returns the earlier one instead when its
+    /// idempotency key was used since `idempotentSince`.
+    func store(_ notification: StoredNotification, idempotentSince: Date) async throws -> StoredNotification? {
         let logger = logger
         return try await client.withTransaction(logger: logger) { connection in
             if let key = notification.idempotencyKey {
@@ -19,45 +31,134 @@ extension PostgresStore {
                     ), logger: logger
                 ).collect()
                 if let row = earlier.first {
-                    return .existing(try StoreCoding.decode(StoredNotification.self, from: try row.decode(String.self)))
+                    return try StoreCoding.decode(StoredNotification.self, from: try row.decode(String.self))
                 }
             }
-            let inserted = try await connection.query(
-                .sql(
-                    """
-                    WITH queued AS (
-                        INSERT INTO deliveries (notification_id, app_id, token, environment, locale, state, attempts, queued_at)
-                        SELECT $1, d.app_id, d.token, d.environment, d.locale, 'queued', 0, $2 FROM devices d WHERE \(filter.condition)
-                        ORDER BY d.token RETURNING id),
-                    batches AS (
-                        INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, queued, queued_at)
-                        SELECT $1, MIN(id), MAX(id), 0, COUNT(*), $2 FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / \(PostgresSchema.batchRows) AS chunk FROM queued) AS numbered
-                        GROUP BY chunk ORDER BY chunk RETURNING 1)
-                    SELECT COUNT(*) FROM queued
-                    """,
-                    [.text(notification.id), .double(notification.createdAt.timeIntervalSince1970)] + filter.arguments.map { .text($0) }
-                ), logger: logger
-            ).collect()
-            var stored = notification
-            stored.audienceSize = Int(try inserted.first?.decode(Int64.self) ?? 0)
             try await connection.query(
                 .sql(
-                    "INSERT INTO notifications (id, app_id, idempotency_key, created_at, body) VALUES ($1, $2, $3, $4, $5)",
+                    """
+                    INSERT INTO notifications (id, app_id, idempotency_key, created_at, body, fanout_after, fanout_at, fanout_queued)
+                    VALUES ($1, $2, $3, $4, $5, '', extract(epoch FROM clock_timestamp()), 0)
+                    """,
                     [
-                        .text(stored.id), .text(stored.appID), .text(stored.idempotencyKey), .double(stored.createdAt.timeIntervalSince1970),
-                        .text(try StoreCoding.encode(stored)),
+                        .text(notification.id), .text(notification.appID), .text(notification.idempotencyKey),
+                        .double(notification.createdAt.timeIntervalSince1970), .text(try StoreCoding.encode(notification)),
                     ]
                 ), logger: logger
             )
-            return .created(stored)
+            return nil
         }
     }
 
+    /// Queues the rest of a notification's audience, a chunk at a time; returns it as stored
+    /// once its audience is queued (nil when it no longer exists).
+    func fanOut(_ id: String, chunk: Int = PostgresSchema.fanOutChunk) async throws -> StoredNotification? {
+        while true {
+            // Stopping leaves the cursor for another node to go on from.
+            try Task.checkCancellation()
+            switch try await queueChunk(of: id, size: chunk) {
+            case .more: continue
+            case .finished(let stored): return stored
+            case .gone: return nil
+            }
+        }
+    }
+
+    /// What one chunk of a fan-out left to do.
+    enum FanOutStep {
+        case more
+        case finished(StoredNotification)
+        case gone
+    }
+
+    /// Queues the next `size` devices of a notification's audience after its cursor, in one
+    /// transaction that holds the notification's row: fan-outs of the same notification by two
+    /// nodes (one taking over from a node thought gone) go one chunk after the other, each from
+    /// where the last one ended, and a cancel (which takes the row first) stops the audience
+    /// from growing.
+    func queueChunk(of id: String, size: Int) async throws -> FanOutStep {
+        let logger = logger
+        return try await client.withTransaction(logger: logger) { connection in
+            guard let row = try await connection.query(
+                .sql("SELECT body, fanout_after, fanout_queued, cancelled_at FROM notifications WHERE id = $1 FOR UPDATE", [.text(id)]), logger: logger
+            ).collect().first else { return .gone }
+            let (body, after, queuedBefore, cancelled) = try row.decode((String, String?, Int64, Double?).self)
+            var stored = try StoreCoding.decode(StoredNotification.self, from: body)
+            stored.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
+            guard let after else { return .finished(stored) }
+            var added: Int64 = 0
+            var last: String?
+            if cancelled == nil {
+                let filter = AudienceFilter(appID: stored.appID, audience: stored.audience, firstIndex: 4) { "$\($0)" }
+                let inserted = try await connection.query(
+                    .sql(
+                        """
+                        WITH queued AS (
+                            INSERT INTO deliveries (notification_id, app_id, token, environment, locale, state, attempts, queued_at)
+                            SELECT $1, d.app_id, d.token, d.environment, d.locale, 'queued', 0, $2 FROM devices d
+                            WHERE \(filter.condition) AND d.token > $3
+                            ORDER BY d.token LIMIT \(max(1, size)) RETURNING id, token),
+                        batches AS (
+                            INSERT INTO delivery_batches (notification_id, first_id, last_id, due_at, queued, queued_at)
+                            SELECT $1, MIN(id), MAX(id), 0, COUNT(*), $2 FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / \(PostgresSchema.batchRows) AS chunk FROM queued) AS numbered
+                            GROUP BY chunk ORDER BY chunk RETURNING 1)
+                        SELECT COUNT(*), MAX(token) FROM queued
+                        """,
+                        [.text(id), .double(stored.createdAt.timeIntervalSince1970), .text(after)] + filter.arguments.map { .text($0) }
+                    ), logger: logger
+                ).collect()
+                (added, last) = try inserted.first?.decode((Int64, String?).self) ?? (0, nil)
+            }
+            if added >= max(1, size), let last {
+                try await connection.query(
+                    .sql(
+                        """
+                        UPDATE notifications SET fanout_after = $2, fanout_queued = fanout_queued + $3, fanout_at = extract(epoch FROM clock_timestamp())
+                        WHERE id = $1
+                        """,
+                        [.text(id), .text(last), .int(added)]
+                    ), logger: logger
+                )
+                return .more
+            }
+            // The last chunk (or a cancel): the audience is what was queued.
+            stored.audienceSize = Int(queuedBefore + added)
+            var written = stored
+            written.cancelledAt = nil
+            try await connection.query(
+                .sql(
+                    "UPDATE notifications SET body = $2, fanout_after = NULL, fanout_queued = fanout_queued + $3 WHERE id = $1",
+                    [.text(id), .text(try StoreCoding.encode(written)), .int(added)]
+                ), logger: logger
+            )
+            return .finished(stored)
+        }
+    }
+
+    /// Finishes the fan-outs that made no progress for `stalledFor` seconds (by PostgreSQL's
+    /// clock): their node stopped or lost the database mid-way. Safe while that node still
+    /// works on one: chunks of a notification go one after the other (see `queueChunk`).
+    public func finishStalledFanOuts(stalledFor: TimeInterval) async throws -> Int {
+        let stalled = try await rows(
+            """
+            SELECT id FROM notifications WHERE fanout_after IS NOT NULL AND fanout_at < extract(epoch FROM clock_timestamp()) - $1
+            ORDER BY fanout_at LIMIT 10
+            """,
+            [.double(stalledFor)]
+        ).map { try $0.decode(String.self) }
+        for id in stalled {
+            logger.notice("finishing a fan-out left unfinished", metadata: ["notification": "\(id)"])
+            _ = try await fanOut(id)
+        }
+        return stalled.count
+    }
+
     public func notification(appID: String, id: String) async throws -> StoredNotification? {
-        try await rows("SELECT body, cancelled_at FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first.map {
-            let (body, cancelled) = try $0.decode((String, Double?).self)
+        try await rows("SELECT body, cancelled_at, fanout_after FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first.map {
+            let (body, cancelled, after) = try $0.decode((String, Double?, String?).self)
             var notification = try StoreCoding.decode(StoredNotification.self, from: body)
             notification.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
+            notification.queuing = after != nil
             return notification
         }
     }

@@ -119,9 +119,9 @@ public final class PostgresStore: HeraldStore {
             // without giving its leases back may still be sending them).
             let batchesExisted = try await connection.query("SELECT to_regclass('delivery_batches') IS NOT NULL", logger: logger)
                 .collect().first?.decode(Bool.self) ?? false
-            for statement in PostgresSchema.statements {
-                try await connection.query(.sql(statement), logger: logger)
-            }
+            // Columns the tables lack are added first, before any statement below takes a lock
+            // on them that adding a column would have to wait behind.
+            try await self.addMissingColumns(connection)
             // Batches from before they counted their rows get the columns, and their counts
             // from the rows (before any claim can run: this transaction holds the lock).
             let countsExisted = try await connection.query(
@@ -138,13 +138,15 @@ public final class PostgresStore: HeraldStore {
                 try await connection.query(
                     """
                     UPDATE delivery_batches q SET queued = c.queued, retrying = c.retrying, queued_at = c.queued_at
-                    FROM (SELECT q2.id, COUNT(d.id) AS queued, COUNT(d.retry_at) AS retrying, COALESCE(MIN(d.queued_at), 0) AS queued_at
-                          FROM delivery_batches q2 LEFT JOIN deliveries d
-                            ON d.notification_id = q2.notification_id AND d.id BETWEEN q2.first_id AND q2.last_id AND d.state = 'queued'
-                          GROUP BY q2.id) c
-                    WHERE q.id = c.id
+                    FROM delivery_batches q2 CROSS JOIN LATERAL (
+                        SELECT COUNT(*) AS queued, COUNT(d.retry_at) AS retrying, COALESCE(MIN(d.queued_at), 0) AS queued_at FROM deliveries d
+                        WHERE d.notification_id = q2.notification_id AND d.id BETWEEN q2.first_id AND q2.last_id AND d.state = 'queued') c
+                    WHERE q.id = q2.id
                     """, logger: logger
                 )
+            }
+            for statement in PostgresSchema.statements {
+                try await connection.query(.sql(statement), logger: logger)
             }
             if !batchesExisted {
                 try await connection.query(
@@ -167,16 +169,28 @@ public final class PostgresStore: HeraldStore {
             if !options.contains("fillfactor=\(PostgresSchema.deliveriesFillFactor)") {
                 try await connection.query(.sql("ALTER TABLE deliveries SET (fillfactor = \(PostgresSchema.deliveriesFillFactor))"), logger: logger)
             }
-            for added in PostgresSchema.addedColumns {
-                let found = try await connection.query(
-                    .sql(
-                        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2",
-                        [.text(added.table), .text(added.column)]
-                    ), logger: logger
-                ).collect()
-                if found.isEmpty {
-                    try await connection.query(.sql("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.type)"), logger: logger)
-                }
+            // And to the tables just made.
+            try await self.addMissingColumns(connection)
+            for statement in PostgresSchema.afterAddedColumns {
+                try await connection.query(.sql(statement), logger: logger)
+            }
+        }
+    }
+
+    /// Adds the columns of ``PostgresSchema/addedColumns`` that existing tables lack.
+    private func addMissingColumns(_ connection: PostgresConnection) async throws {
+        for added in PostgresSchema.addedColumns {
+            let missing = try await connection.query(
+                .sql(
+                    """
+                    SELECT to_regclass($1) IS NOT NULL AND NOT EXISTS (
+                        SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2)
+                    """,
+                    [.text(added.table), .text(added.column)]
+                ), logger: logger
+            ).collect().first?.decode(Bool.self) ?? false
+            if missing {
+                try await connection.query(.sql("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.type)"), logger: logger)
             }
         }
     }

@@ -105,11 +105,12 @@ extension SQLiteStore {
 
     public func notification(appID: String, id: String) async throws -> StoredNotification? {
         let row = try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT body, cancelled_at FROM notifications WHERE app_id = ? AND id = ?", arguments: [appID, id])
+            try Row.fetchOne(db, sql: "SELECT body, cancelled_at, fanout_after FROM notifications WHERE app_id = ? AND id = ?", arguments: [appID, id])
         }
         return try row.map { row in
             var notification = try StoreCoding.decode(StoredNotification.self, from: row[0] as String)
             notification.cancelledAt = (row[1] as Double?).map(Date.init(timeIntervalSince1970:))
+            notification.queuing = (row[2] as String?) != nil
             return notification
         }
     }
