@@ -166,6 +166,39 @@ struct PostgresQueueTests {
         #expect(try await second.rows("SELECT 1 FROM delivery_batches").isEmpty)
     }
 
+    @Test("a repeat with the same idempotency key while the audience is queued finishes it and answers with the whole audience; a deleted app's fan-out stops; retention keeps a notification still queuing")
+    func repeatsAndDeletedAppsDuringAFanOut() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = makeStore(schema: schema)
+        try await store.migrate()
+        defer { Task { try? await store.close() } }
+        _ = try await store.upsertDevices(devices(7_000))
+        let first = StoredNotification(
+            id: "n_keyed", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), idempotencyKey: "k1", createdAt: now
+        )
+        _ = try await store.store(first, idempotentSince: now)
+        _ = try await store.queueChunk(of: "n_keyed", size: 1_000)
+        // While queuing, the notification says so, with what is queued so far.
+        let shown = try await store.notification(appID: "a1", id: "n_keyed")
+        #expect(shown?.queuing == true && shown?.audienceSize == 1_000)
+        // Retention leaves it alone, however old.
+        _ = try await store.purgeHistory(before: now.addingTimeInterval(86_400 * 365), limit: 1_000)
+        #expect(try await store.notification(appID: "a1", id: "n_keyed") != nil)
+        var repeated = first
+        repeated.id = "n_repeat"
+        let outcome = try await store.enqueue(repeated, idempotentSince: now)
+        #expect(outcome == .existing(outcome.notification) && outcome.notification.id == "n_keyed")
+        #expect(outcome.notification.audienceSize == 7_000 && !outcome.notification.queuing)
+        #expect(try await store.queueDepth() == 7_000)
+
+        // An app deleted mid-way: its fan-out queues nothing more.
+        _ = try await store.store(StoredNotification(id: "n_gone", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now), idempotentSince: now)
+        _ = try await store.queueChunk(of: "n_gone", size: 1_000)
+        _ = try await store.rows("INSERT INTO deleted_apps (id, deleted_at) VALUES ('a1', $1)", [.double(now.timeIntervalSince1970)])
+        #expect(try await store.fanOut("n_gone", chunk: 1_000)?.audienceSize == 1_000)
+        #expect(try await store.rows("SELECT 1 FROM deliveries WHERE notification_id = 'n_gone'").count == 1_000)
+    }
+
     @Test("a cancel during a fan-out stops the audience from growing; what was queued is cancelled")
     func cancelStopsAFanOut() async throws {
         let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -74,6 +74,8 @@ struct ConsoleBrowserTests {
         try await browser.type("textarea[name=targetValues]", token)
         // The tabs move with the arrow keys, as a tab list does.
         try await browser.press("#tab-form", .arrowRight)
+        // The key's handler runs after the key event is dispatched: wait for the tab it selects.
+        try await browser.element("#tab-json[aria-selected=true]")
         #expect(try await browser.attribute("#tab-json", "aria-selected") == "true")
         #expect(try await browser.script("return document.activeElement.id").stringValue == "tab-json")
         #expect(try await browser.attribute("#tab-form", "tabindex") == "-1")

@@ -43,6 +43,10 @@ extension HeraldServer {
             answer.skippedTokens = try await skippedTokens(tokens, appID: appID, kind: audience.kind)
         }
         guard wait else { return try JSONBody.response(answer, status: .accepted) }
+        guard !stored.queuing else {
+            answer.note = "its audience is still being queued; follow GET /v1/notifications/\(stored.id)"
+            return try JSONBody.response(answer, status: .accepted)
+        }
         guard stored.audienceSize <= configuration.waitLimit else {
             answer.note = "wait=true answers for audiences up to \(configuration.waitLimit) devices; follow GET /v1/notifications/\(stored.id)"
             return try JSONBody.response(answer, status: .accepted)
@@ -152,7 +156,7 @@ extension HeraldServer {
         let appID = try await keys.app(request)
         guard let notification = try await store.notification(appID: appID, id: id) else { throw APIError.notFound("no notification '\(id)' in this app") }
         // (An audience still being queued has no size yet: it can be cancelled.)
-        if notification.cancelledAt == nil, notification.audienceSize > 0, try await store.counts(notificationID: id).queued == 0 {
+        if notification.cancelledAt == nil, !notification.queuing, notification.audienceSize > 0, try await store.counts(notificationID: id).queued == 0 {
             throw APIError.conflict("notification '\(id)' has finished going out: nothing is left to cancel")
         }
         guard let cancelled = try await store.cancel(appID: appID, notificationID: id, now: configuration.clock.now) else {

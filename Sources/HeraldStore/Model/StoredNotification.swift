@@ -14,7 +14,9 @@ public struct StoredNotification: Sendable, Hashable, Codable {
     /// The schedule that produced it, if any.
     public var scheduleID: String?
     public var createdAt: Date
-    /// Devices chosen when it was queued.
+    /// Devices its audience came to when it was queued (so far, while ``queuing``): a device
+    /// registered or removed while the audience is queued counts if the fan-out had not yet
+    /// passed its token.
     public var audienceSize: Int
     /// When it was cancelled (``HeraldStore/cancel(appID:notificationID:now:)``), if it was.
     public var cancelledAt: Date?

@@ -101,7 +101,7 @@ extension PostgresStore {
             // Oldest first; a notification with deliveries still queued is kept (and passed over).
             let old = try await connection.query(
                 .sql(
-                    "SELECT id FROM notifications WHERE created_at < $1 AND id NOT IN (\(Self.notificationsWithQueuedRows)) ORDER BY created_at LIMIT 20",
+                    "SELECT id FROM notifications WHERE created_at < $1 AND fanout_after IS NULL AND id NOT IN (\(Self.notificationsWithQueuedRows)) ORDER BY created_at LIMIT 20",
                     [.double(cutoff.timeIntervalSince1970)]
                 ),
                 logger: logger
@@ -118,7 +118,7 @@ extension PostgresStore {
                 ).collect().count
                 deleted += try await connection.query(
                     .sql(
-                        "DELETE FROM notifications n WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM deliveries q WHERE q.notification_id = n.id) RETURNING 1",
+                        "DELETE FROM notifications n WHERE id = $1 AND fanout_after IS NULL AND NOT EXISTS (SELECT 1 FROM deliveries q WHERE q.notification_id = n.id) RETURNING 1",
                         [.text(id)]
                     ), logger: logger
                 ).collect().count

@@ -9,9 +9,27 @@ extension PostgresStore {
     /// queued. Until then the notification's row keeps the last token queued (`fanout_after`):
     /// a fan-out left unfinished by a node that stopped is finished by another
     /// (``finishStalledFanOuts(stalledFor:)``).
+    ///
+    /// Once the notification is stored it goes out whatever happens to this call: a chunk that
+    /// fails leaves it `queuing` (another node finishes it) rather than failing the call, which
+    /// would invite a second send; a repeat with the same idempotency key while it is queued
+    /// helps finish it and answers with the whole audience.
     public func enqueue(_ notification: StoredNotification, idempotentSince: Date) async throws -> EnqueueOutcome {
-        if let existing = try await store(notification, idempotentSince: idempotentSince) { return .existing(existing) }
-        return .created(try await fanOut(notification.id) ?? notification)
+        if let existing = try await store(notification, idempotentSince: idempotentSince) {
+            guard existing.queuing, let finished = try? await fanOut(existing.id) else { return .existing(existing) }
+            return .existing(finished)
+        }
+        do {
+            return .created(try await fanOut(notification.id) ?? notification)
+        } catch {
+            logger.warning(
+                "the audience of a stored notification is not all queued yet; a node finishes it after a lease",
+                metadata: ["notification": "\(notification.id)", "error": "\(StoreError.describe(error))"]
+            )
+            var queuing = notification
+            queuing.queuing = true
+            return .created(queuing)
+        }
     }
 
     /// Inserts the notification with its fan-out to do; returns the earlier one instead when its
@@ -26,12 +44,15 @@ extension PostgresStore {
                 )
                 let earlier = try await connection.query(
                     .sql(
-                        "SELECT body FROM notifications WHERE app_id = $1 AND idempotency_key = $2 AND created_at >= $3 ORDER BY created_at DESC LIMIT 1",
+                        """
+                        SELECT body, cancelled_at, fanout_after, fanout_queued FROM notifications
+                        WHERE app_id = $1 AND idempotency_key = $2 AND created_at >= $3 ORDER BY created_at DESC LIMIT 1
+                        """,
                         [.text(notification.appID), .text(key), .double(idempotentSince.timeIntervalSince1970)]
                     ), logger: logger
                 ).collect()
                 if let row = earlier.first {
-                    return try StoreCoding.decode(StoredNotification.self, from: try row.decode(String.self))
+                    return try Self.notification(from: row)
                 }
             }
             try await connection.query(
@@ -80,15 +101,22 @@ extension PostgresStore {
         let logger = logger
         return try await client.withTransaction(logger: logger) { connection in
             guard let row = try await connection.query(
-                .sql("SELECT body, fanout_after, fanout_queued, cancelled_at FROM notifications WHERE id = $1 FOR UPDATE", [.text(id)]), logger: logger
+                .sql(
+                    """
+                    SELECT body, fanout_after, fanout_queued, cancelled_at, EXISTS (SELECT 1 FROM deleted_apps a WHERE a.id = n.app_id)
+                    FROM notifications n WHERE n.id = $1 FOR UPDATE OF n
+                    """,
+                    [.text(id)]
+                ), logger: logger
             ).collect().first else { return .gone }
-            let (body, after, queuedBefore, cancelled) = try row.decode((String, String?, Int64, Double?).self)
+            let (body, after, queuedBefore, cancelled, appDeleted) = try row.decode((String, String?, Int64, Double?, Bool).self)
             var stored = try StoreCoding.decode(StoredNotification.self, from: body)
             stored.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
             guard let after else { return .finished(stored) }
             var added: Int64 = 0
             var last: String?
-            if cancelled == nil {
+            // A cancelled notification, or one of a deleted app, stops growing.
+            if cancelled == nil && !appDeleted {
                 let filter = AudienceFilter(appID: stored.appID, audience: stored.audience, firstIndex: 4) { "$\($0)" }
                 let inserted = try await connection.query(
                     .sql(
@@ -146,21 +174,39 @@ extension PostgresStore {
             """,
             [.double(stalledFor)]
         ).map { try $0.decode(String.self) }
+        var finished = 0
         for id in stalled {
             logger.notice("finishing a fan-out left unfinished", metadata: ["notification": "\(id)"])
-            _ = try await fanOut(id)
+            do {
+                _ = try await fanOut(id)
+                finished += 1
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // One that cannot be finished does not hold up the others.
+                logger.warning("cannot finish a fan-out", metadata: ["notification": "\(id)", "error": "\(StoreError.describe(error))"])
+            }
         }
-        return stalled.count
+        return finished
     }
 
     public func notification(appID: String, id: String) async throws -> StoredNotification? {
-        try await rows("SELECT body, cancelled_at, fanout_after FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first.map {
-            let (body, cancelled, after) = try $0.decode((String, Double?, String?).self)
-            var notification = try StoreCoding.decode(StoredNotification.self, from: body)
-            notification.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
-            notification.queuing = after != nil
-            return notification
+        try await rows(
+            "SELECT body, cancelled_at, fanout_after, fanout_queued FROM notifications WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]
+        ).first.map(Self.notification(from:))
+    }
+
+    /// A notification from its row (`body, cancelled_at, fanout_after, fanout_queued`): while its
+    /// audience is being queued, the audience is what is queued so far.
+    static func notification(from row: PostgresRow) throws -> StoredNotification {
+        let (body, cancelled, after, queued) = try row.decode((String, Double?, String?, Int64).self)
+        var notification = try StoreCoding.decode(StoredNotification.self, from: body)
+        notification.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
+        if after != nil {
+            notification.queuing = true
+            notification.audienceSize = Int(queued)
         }
+        return notification
     }
 
     public func message(notificationID: String) async throws -> Data? {
