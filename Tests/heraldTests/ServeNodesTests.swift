@@ -139,98 +139,64 @@ struct ServeNodesTests {
     /// rows to the other node when their leases end before the renewal lands. It must then stop
     /// sending them, not go on as if the late renewal had kept them: each device gets one copy.
     @Test func aNodeWhoseRenewalsLandLateSendsNothingTwice() async throws {
-        let base = try #require(ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"])
-        var components = try #require(URLComponents(string: base))
-        let proxy = try await FaultProxy.start(to: try #require(components.port))
-        components.port = proxy.port
-        let schema = "late_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let direct = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
-        // In the clear, so that the proxy sees which statement goes by.
-        let throughProxy = try #require(components.string) + (base.contains("?") ? "&" : "?") + "schema=\(schema)&sslmode=disable"
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-late-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sandbox = try await SandboxProcess.start(in: folder)
-        defer { sandbox.process.stop() }
-        let arguments = ["--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "3"]
-        let first = try await ServeProcess.start(arguments + ["--postgres", throughProxy, "--node-id", "node-a"])
-        defer { first.process.stop() }
-        let second = try await ServeProcess.start(arguments + ["--postgres", direct, "--node-id", "node-b"])
-        defer { second.process.stop() }
-        let adminKey = try #require(first.adminKey)
-        // 1,000 a second for both nodes: a batch of 1,000 takes seconds, so its lease needs renewing.
-        let app = try await first.createApp(adminKey: adminKey, extra: #", "rateLimit": 1000"#)
-        let tokens = (0..<Self.devices).map(testToken)
-        try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: direct))
-        // node-a's renewals land 1.6 s after they are sent: past the end of a 3 s lease renewed
-        // every 0.75 s once the previous renewal came back.
-        proxy.slow(requestsContaining: "SET lease_until = $3", by: .milliseconds(1600))
+        try await withProxiedNodes("late") { proxy, sandbox, first, second, direct in
+            let adminKey = try #require(first.adminKey)
+            // 1,000 a second for both nodes: a batch of 1,000 takes seconds, so its lease needs renewing.
+            let app = try await first.createApp(adminKey: adminKey, extra: #", "rateLimit": 1000"#)
+            let tokens = (0..<Self.devices).map(testToken)
+            try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: direct))
+            // node-a's renewals land 1.6 s after they are sent: past the end of a 3 s lease renewed
+            // every 0.75 s once the previous renewal came back.
+            proxy.slow(requestsContaining: "SET lease_until = $3", by: .milliseconds(1600))
 
-        let id = try await broadcast("late", through: second, key: app.key)
-        let report = try await waitUntilDone(id, on: second, key: app.key)
-        #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
-        let received = try await sandbox.received()
-        let tally = DeliveryTally(received, tokens: tokens)
-        let firstSends = try await first.sendsTotal()
-        let secondSends = try await second.sendsTotal()
-        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
-        #expect(tally.duplicates == 0, "\(tally.duplicates) devices got a second copy (node-a sent \(firstSends), node-b \(secondSends))")
-        #expect(await first.process.terminate() == 0)
-        #expect(await second.process.terminate() == 0)
-        await proxy.shutdown()
-        print("late renewals: node-a sent \(firstSends), node-b \(secondSends); \(received.count) received, \(tally.duplicates) twice")
+            let id = try await broadcast("late", through: second, key: app.key)
+            let report = try await waitUntilDone(id, on: second, key: app.key)
+            #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
+            let received = try await sandbox.received()
+            let tally = DeliveryTally(received, tokens: tokens)
+            let firstSends = try await first.sendsTotal()
+            let secondSends = try await second.sendsTotal()
+            #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+            #expect(tally.duplicates == 0, "\(tally.duplicates) devices got a second copy (node-a sent \(firstSends), node-b \(secondSends))")
+            #expect(await first.process.terminate() == 0)
+            #expect(await second.process.terminate() == 0)
+            print("late renewals: node-a sent \(firstSends), node-b \(secondSends); \(received.count) received, \(tally.duplicates) twice")
+        }
     }
 
     @Test func aFanOutItsNodeLeftMidWayIsFinishedByAnother() async throws {
-        let base = try #require(ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"])
-        var components = try #require(URLComponents(string: base))
-        let proxy = try await FaultProxy.start(to: try #require(components.port))
-        components.port = proxy.port
-        let schema = "fan_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let direct = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
-        // In the clear, so that the proxy sees which statement goes by.
-        let throughProxy = try #require(components.string) + (base.contains("?") ? "&" : "?") + "schema=\(schema)&sslmode=disable"
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fan-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sandbox = try await SandboxProcess.start(in: folder)
-        defer { sandbox.process.stop() }
-        let arguments = ["--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "3"]
-        let first = try await ServeProcess.start(arguments + ["--postgres", throughProxy, "--node-id", "node-a"])
-        defer { first.process.stop() }
-        let second = try await ServeProcess.start(arguments + ["--postgres", direct, "--node-id", "node-b"])
-        defer { second.process.stop() }
-        let adminKey = try #require(first.adminKey)
-        let app = try await first.createApp(adminKey: adminKey)
-        let tokens = (0..<Self.devices).map(testToken)
-        try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: direct))
-        // node-a's fan-out stops after its first chunk (the chunk's last statement is held back),
-        // and node-a is killed there: the chunk is rolled back with its connection.
-        proxy.slow(requestsContaining: "SET fanout_after = $2", by: .seconds(120))
-        let posting = Task { try? await first.broadcast(key: app.key, title: "Nodes", body: "round left", audience: Self.devices) }
-        var id: String?
-        let deadline = ContinuousClock.now + .seconds(20)
-        while id == nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            id = try await second.call("GET", "/v1/notifications", key: app.key)["notifications"]?.arrayValue?.first?["id"]?.stringValue
+        try await withProxiedNodes("fan") { proxy, sandbox, first, second, direct in
+            let adminKey = try #require(first.adminKey)
+            let app = try await first.createApp(adminKey: adminKey)
+            let tokens = (0..<Self.devices).map(testToken)
+            try await ServeProcess.register(tokens, appID: app.id, in: PostgresStore(url: direct))
+            // node-a's fan-out stops after its first chunk (the chunk's last statement is held back),
+            // and node-a is killed there: the chunk is rolled back with its connection.
+            proxy.slow(requestsContaining: "SET fanout_after = $2", by: .seconds(120))
+            let posting = Task { try? await first.broadcast(key: app.key, title: "Nodes", body: "round left", audience: Self.devices) }
+            var id: String?
+            let deadline = ContinuousClock.now + .seconds(20)
+            while id == nil && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                id = try await second.call("GET", "/v1/notifications", key: app.key)["notifications"]?.arrayValue?.first?["id"]?.stringValue
+            }
+            let notification = try #require(id, "the notification was not stored")
+            try await Task.sleep(for: .milliseconds(500))
+            await first.process.kill()
+            posting.cancel()
+            let killedAt = ContinuousClock.now
+            let report = try await waitUntilDone(notification, on: second, key: app.key)
+            let took = ContinuousClock.now - killedAt
+            #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
+            #expect(try await second.call("GET", "/v1/notifications/\(notification)", key: app.key)["audienceSize"]?.intValue == Self.devices)
+            let tally = DeliveryTally(try await sandbox.received(), tokens: tokens)
+            #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
+            #expect(tally.duplicates == 0, "\(tally.duplicates) devices got a second copy")
+            // Stalled for a lease (3 s), looked for every half lease.
+            #expect(took < .seconds(20), "node-b finished the fan-out \(took) after the kill")
+            #expect(await second.process.terminate() == 0)
+            print("fan-out left mid-way: node-b queued and sent all \(Self.devices) \(took) after node-a was killed; \(tally.duplicates) twice")
         }
-        let notification = try #require(id, "the notification was not stored")
-        try await Task.sleep(for: .milliseconds(500))
-        await first.process.kill()
-        posting.cancel()
-        let killedAt = ContinuousClock.now
-        let report = try await waitUntilDone(notification, on: second, key: app.key)
-        let took = ContinuousClock.now - killedAt
-        #expect(report["sent"]?.intValue == Self.devices && report["failed"]?.intValue == 0, "\(report)")
-        #expect(try await second.call("GET", "/v1/notifications/\(notification)", key: app.key)["audienceSize"]?.intValue == Self.devices)
-        let tally = DeliveryTally(try await sandbox.received(), tokens: tokens)
-        #expect(tally.missing == 0, "\(tally.missing) devices got nothing")
-        #expect(tally.duplicates == 0, "\(tally.duplicates) devices got a second copy")
-        // Stalled for a lease (3 s), looked for every half lease.
-        #expect(took < .seconds(20), "node-b finished the fan-out \(took) after the kill")
-        #expect(await second.process.terminate() == 0)
-        await proxy.shutdown()
-        print("fan-out left mid-way: node-b queued and sent all \(Self.devices) \(took) after node-a was killed; \(tally.duplicates) twice")
     }
 
     @Test func startingWithoutTheStoreWarnsAndGivesUp() async throws {
@@ -246,6 +212,39 @@ struct ServeNodesTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("could not be reached"), "\(result.stderr)")
         #expect(took < .seconds(20), "gave up after \(took)")
+    }
+
+    /// Runs `body` with two nodes on a new schema, each with a 3 s lease and sending to one
+    /// sandbox: node-a reaches PostgreSQL through a FaultProxy, in the clear so that the proxy
+    /// sees which statement goes by; node-b directly (`direct`, also for registering devices).
+    private func withProxiedNodes(
+        _ name: String, _ body: (FaultProxy, SandboxProcess, ServeProcess, ServeProcess, String) async throws -> Void
+    ) async throws {
+        let base = try #require(ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"])
+        var components = try #require(URLComponents(string: base))
+        let proxy = try await FaultProxy.start(to: try #require(components.port))
+        components.port = proxy.port
+        let schema = name + "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let direct = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+        // In the clear, so that the proxy sees which statement goes by.
+        let throughProxy = try #require(components.string) + (base.contains("?") ? "&" : "?") + "schema=\(schema)&sslmode=disable"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandbox = try await SandboxProcess.start(in: folder)
+        defer { sandbox.process.stop() }
+        let arguments = ["--apns-url", "https://127.0.0.1:\(sandbox.port)", "--apns-ca", sandbox.certificate, "--lease", "3"]
+        let first = try await ServeProcess.start(arguments + ["--postgres", throughProxy, "--node-id", "node-a"])
+        defer { first.process.stop() }
+        let second = try await ServeProcess.start(arguments + ["--postgres", direct, "--node-id", "node-b"])
+        defer { second.process.stop() }
+        do {
+            try await body(proxy, sandbox, first, second, direct)
+        } catch {
+            await proxy.shutdown()
+            throw error
+        }
+        await proxy.shutdown()
     }
 
     private func broadcast(_ round: String, through node: ServeProcess, key: String) async throws -> String {
