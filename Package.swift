@@ -258,7 +258,7 @@ let package = Package(
                 "HeraldUserNotifications", "HeraldDevice", "HeraldCore", "HeraldSandbox", "HeraldAPNs",
                 "XcodeTemplateNotificationService", "Seed000App", "Seed000NotificationService", "Seed000NotificationContent",
                 "Seed002NotificationService", "Seed003NotificationService", "HeraldTestSupport", "HeraldKit",
-                "HeraldServer", "HeraldStore", "HeraldHTTP1",
+                "HeraldServer", "HeraldStore", "HeraldHTTP1", "HeraldShippedExtensions",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

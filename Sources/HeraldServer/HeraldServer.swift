@@ -43,9 +43,8 @@ public final class HeraldServer: Sendable {
         let worker = DeliveryWorker(store: store, configuration: configuration, routes: routes, metrics: metrics)
         self.worker = worker
         let metrics = metrics
-        scheduler = Scheduler(store: store, configuration: configuration) { notification in
-            _ = try await store.enqueue(notification, idempotentSince: notification.createdAt)
-            metrics.recordAccepted()
+        scheduler = Scheduler(store: store, configuration: configuration) { notification, idempotentSince in
+            if case .created = try await store.enqueue(notification, idempotentSince: idempotentSince) { metrics.recordAccepted() }
             worker.wake.signal()
         }
     }

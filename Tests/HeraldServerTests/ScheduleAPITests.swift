@@ -103,4 +103,39 @@ struct ScheduleAPITests {
             #expect((try await api.call(.get, "/v1/schedules/every", key: app.key))["fireCount"] as? Int == 2)
         }
     }
+    @Test("a firing stored by a node that stopped before finishing it is not sent again by the node that takes the schedule over")
+    func firingTakenOverIsNotSentTwice() async throws {
+        let test = try await TestServer.make()
+        let clock = test.clock
+        let server = test.server
+        try await test.run { api in
+            let app = try await api.createApp(admin: test.admin)
+            _ = try await api.call(.put, "/v1/devices/\(token(1))", key: app.key, json: ["environment": "development"])
+            let notification: [String: Any] = ["to": ["all": true], "message": ["body": "tick"]]
+            _ = try await api.call(.post, "/v1/schedules", key: app.key, json: ["id": "soon", "trigger": ["after": 300], "notification": notification])
+            _ = try await api.call(.post, "/v1/schedules", key: app.key, json: ["id": "every", "trigger": ["every": 600], "notification": notification])
+            clock.advance(by: 600)
+            // Node b leases both schedules, stores the first firing's notification and stops
+            // before it finishes the firing.
+            var other = server.configuration
+            other.nodeID = "node-b"
+            let stopping = Scheduler(store: server.store, configuration: other) { notification, since in
+                _ = try await server.store.enqueue(notification, idempotentSince: since)
+                throw CancellationError()
+            }
+            await #expect(throws: CancellationError.self) { try await stopping.tick() }
+            #expect(try await server.scheduler.tick() == 0)
+            clock.advance(by: 61)
+            #expect(try await server.scheduler.tick() == 2)
+            let listed = try #require(try await api.call(.get, "/v1/notifications", key: app.key)["notifications"] as? [[String: Any]])
+            #expect(listed.count == 2)
+            #expect(Set(listed.compactMap { $0["scheduleId"] as? String }) == ["soon", "every"])
+            #expect(listed.allSatisfy { ($0["idempotencyKey"] as? String)?.hasPrefix("herald:schedule:") == true })
+            #expect((try await api.call(.get, "/v1/schedules/every", key: app.key))["fireCount"] as? Int == 1)
+            // The scheduler's keys are its own.
+            let reserved = try await api.call(.post, "/v1/notifications", key: app.key, json: notification, headers: [.init("Idempotency-Key")!: "herald:mine"])
+            #expect(reserved.status == 400)
+            #expect(reserved.errorMessage.contains("herald:"))
+        }
+    }
 }

@@ -11,6 +11,9 @@ extension HeraldServer {
         var input = try await JSONBody.decode(SendRequest.self, from: request, limit: configuration.bodyLimit)
         if let header = request.headers[HTTPField.Name("Idempotency-Key")!] { input.idempotencyKey = header }
         if let key = input.idempotencyKey, key.isEmpty || key.count > 200 { throw APIError.badRequest("idempotencyKey must be 1 to 200 characters") }
+        if let key = input.idempotencyKey, key.hasPrefix(Scheduler.reservedKeyPrefix) {
+            throw APIError.badRequest("idempotencyKey must not begin with '\(Scheduler.reservedKeyPrefix)': such keys are the scheduler's, one per firing")
+        }
         let wait = request.uri.queryParameters["wait"].map { $0 == "true" || $0 == "1" } ?? false
 
         let (message, diagnostics) = try input.outgoing(app: app, linter: linter)

@@ -5,15 +5,26 @@ import ServiceLifecycle
 
 /// Fires due schedules: each firing stores a notification (for wall-clock triggers, one per
 /// time zone whose local time has come) and wakes the delivery workers. Schedules are leased, so
-/// with several nodes each firing happens once.
+/// with several nodes each firing happens once: a node that stops between storing a firing's
+/// notification and finishing the firing leaves the schedule to another node once the lease
+/// ends, and that node's firing carries the same idempotency key (see ``firingKey``), so it
+/// finds the notification stored (and finishes queuing its audience) instead of making another.
 final class Scheduler: Service, Sendable {
     let store: any HeraldStore
     let configuration: ServerConfiguration
-    let enqueue: @Sendable (StoredNotification) async throws -> Void
+    /// Stores a firing's notification, as a repeat of one stored since the date if its
+    /// idempotency key was used since then.
+    let enqueue: @Sendable (StoredNotification, _ idempotentSince: Date) async throws -> Void
     /// Wall-clock schedules are looked at again at least this often, for time zones that appear.
     static let wallClockRecheck: TimeInterval = 15 * 60
 
-    init(store: any HeraldStore, configuration: ServerConfiguration, enqueue: @escaping @Sendable (StoredNotification) async throws -> Void) {
+    /// Idempotency keys beginning with this are the scheduler's; the API refuses them.
+    static let reservedKeyPrefix = "herald:"
+
+    init(
+        store: any HeraldStore, configuration: ServerConfiguration,
+        enqueue: @escaping @Sendable (StoredNotification, _ idempotentSince: Date) async throws -> Void
+    ) {
         self.store = store
         self.configuration = configuration
         self.enqueue = enqueue
@@ -41,11 +52,11 @@ final class Scheduler: Service, Sendable {
             let madeBefore = made
             switch send.resolved {
             case .once:
-                try await fire(schedule, send: send, timeZone: nil, now: now)
+                try await fire(schedule, send: send, timeZone: nil, occurrence: schedule.nextCheckAt, now: now)
                 made += 1
                 finished = true
             case .every(let seconds):
-                try await fire(schedule, send: send, timeZone: nil, now: now)
+                try await fire(schedule, send: send, timeZone: nil, occurrence: schedule.nextCheckAt, now: now)
                 made += 1
                 // The store keeps seconds since 1970 and Date counts from 2001: allow for the
                 // rounding so a due time read back is never taken for a future one.
@@ -59,7 +70,7 @@ final class Scheduler: Service, Sendable {
                     // Devices without a zone (or with one this system does not know) use the app's.
                     let zone = zoneName.isEmpty ? fallback : (TimeZone(identifier: zoneName) ?? fallback)
                     if let occurrence = time.latest(atOrBefore: now, in: zone), occurrence.timeIntervalSince(schedule.firedThrough[zoneName] ?? schedule.createdAt) > 1 {
-                        try await fire(schedule, send: send, timeZone: zoneName, now: now)
+                        try await fire(schedule, send: send, timeZone: zoneName, occurrence: occurrence, now: now)
                         schedule.firedThrough[zoneName] = occurrence
                         made += 1
                     }
@@ -73,14 +84,24 @@ final class Scheduler: Service, Sendable {
         return made
     }
 
-    private func fire(_ schedule: StoredSchedule, send: ScheduledSend, timeZone: String?, now: Date) async throws {
+    /// The idempotency key of one firing: the schedule (its id and when it was made, so that a
+    /// schedule replaced under the same id is another), the occurrence, and the time zone.
+    static func firingKey(_ schedule: StoredSchedule, occurrence: Date, timeZone: String?) -> String {
+        let made = Int64((schedule.createdAt.timeIntervalSince1970 * 1000).rounded())
+        let due = Int64((occurrence.timeIntervalSince1970 * 1000).rounded())
+        return "\(reservedKeyPrefix)schedule:\(schedule.id):\(made):\(due)" + (timeZone.map { ":\($0)" } ?? "")
+    }
+
+    private func fire(_ schedule: StoredSchedule, send: ScheduledSend, timeZone: String?, occurrence: Date, now: Date) async throws {
         var audience = send.audience
         audience.timeZone = timeZone
         let notification = StoredNotification(
             id: UUID().uuidString.lowercased(), appID: schedule.appID, message: send.message.encoded(), audience: audience,
-            scheduleID: schedule.id, createdAt: now
+            idempotencyKey: Self.firingKey(schedule, occurrence: occurrence, timeZone: timeZone), scheduleID: schedule.id, createdAt: now
         )
-        try await enqueue(notification)
+        // An occurrence is fired at or after its time: a notification of the same firing was
+        // stored since then (less a second, for the store's rounding).
+        try await enqueue(notification, occurrence.addingTimeInterval(-1))
         configuration.logger.info("schedule fired", metadata: ["app": "\(schedule.appID)", "schedule": "\(schedule.id)", "zone": "\(timeZone ?? "-")"])
     }
 }
