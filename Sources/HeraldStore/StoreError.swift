@@ -7,8 +7,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case badURL(String, expected: String)
     /// A schema name with characters other than letters, digits and `_`.
     case badSchema(String)
-    /// The SQLite file was written by a newer Herald: its layout version, and the newest this
-    /// one knows.
+    /// The database (a SQLite file, or a PostgreSQL schema) was set up by a newer Herald: its
+    /// layout version, and the newest this one knows.
     case newerLayout(Int, known: Int)
     /// Another process delivers from this SQLite file (it holds the lock on the file at the path).
     case deliveryLockHeld(String)
@@ -32,7 +32,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badURL(let url, let expected): "'\(Self.redacted(url))' is not a database URL; expected \(expected)"
         case .badSchema(let name): "'\(name)' is not a schema name; use letters, digits and _"
         case .newerLayout(let found, let known):
-            "the SQLite database has layout version \(found), written by a newer Herald; this one reads up to version \(known)"
+            "the database has layout version \(found), written by a newer Herald; this one reads up to version \(known): run that version or a newer one"
         case .deliveryLockHeld(let path):
             "another process is delivering from this SQLite database (it holds the lock on \(path)); one process serves a SQLite file, use PostgreSQL (--postgres) to run several"
         case .deliveryLock(let path, let reason): "could not lock \(path): \(reason)"
@@ -48,6 +48,7 @@ extension StoreError {
     /// postgres-nio's description says only that something did; never the statement's values
     /// nor the server's detail, which may quote them (tokens, secrets).
     public static func describe(_ error: any Error) -> String {
+        let error = cause(of: error)
         guard let error = error as? PSQLError else { return "\(error)" }
         guard let server = error.serverInfo else { return "PostgreSQL: \(error.code)" }
         return "PostgreSQL \(server[.sqlState] ?? "?"): \(server[.message] ?? "no message")"
@@ -57,6 +58,7 @@ extension StoreError {
     /// or lost, the server shutting down, a full disk, a locked or read-only file), as opposed
     /// to a bad request: a caller may try again later, and the API answers 503.
     public static func isUnavailable(_ error: any Error) -> Bool {
+        let error = cause(of: error)
         if let error = error as? PSQLError {
             switch error.code {
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .sslUnsupported,
@@ -75,5 +77,17 @@ extension StoreError {
             return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode.primaryResultCode)
         }
         return false
+    }
+
+    /// The error a transaction's work, `BEGIN` or `COMMIT` failed with, for an error from
+    /// postgres-nio's `withTransaction` (which wraps it); any other error as it is.
+    public static func cause(of error: any Error) -> any Error {
+        guard let transaction = error as? PostgresTransactionError else { return error }
+        return transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error
+    }
+
+    /// The SQLSTATE PostgreSQL answered with, if it did (through a transaction's wrapping too).
+    static func sqlState(of error: any Error) -> String? {
+        (cause(of: error) as? PSQLError)?.serverInfo?[.sqlState]
     }
 }

@@ -17,6 +17,40 @@ struct PostgresQueueTests {
         (0..<count).map { StoredDevice(appID: "a1", token: String(format: "%064x", $0), environment: .development, registeredAt: now) }
     }
 
+    @Test("a schema set up by a newer Herald is refused and left as it is; the layout version is written")
+    func newerLayoutIsRefused() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = makeStore(schema: schema)
+        defer { Task { try? await store.close() } }
+        try await store.migrate()
+        #expect(try await store.rows("SELECT version FROM herald_layout").first?.decode(Int.self) == PostgresSchema.layoutVersion)
+        _ = try await store.rows("UPDATE herald_layout SET version = 99")
+        await #expect(throws: StoreError.newerLayout(99, known: PostgresSchema.layoutVersion)) { try await store.migrate() }
+        #expect(try await store.rows("SELECT version FROM herald_layout").first?.decode(Int.self) == 99)
+    }
+
+    @Test("a migration waiting for a lock another session holds gives up after the lock timeout, and goes through once the lock is gone")
+    func migrationDoesNotWaitForeverForALock() async throws {
+        let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = makeStore(schema: schema)
+        defer { Task { try? await store.close() } }
+        try await store.migrate()
+        // Another session writes to deliveries for 7 s: a migration's index statements wait for
+        // it, and every writer that comes after would wait behind them.
+        let holder = Task {
+            try await store.client.withTransaction(logger: store.logger) { connection in
+                try await connection.query("LOCK TABLE deliveries IN ROW EXCLUSIVE MODE", logger: store.logger)
+                try await connection.query("SELECT pg_sleep(7)", logger: store.logger)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let started = ContinuousClock.now
+        await #expect { try await store.migrate(lockAttempts: 1) } throws: { StoreError.sqlState(of: $0) == "55P03" }
+        #expect(ContinuousClock.now - started < .seconds(6))
+        try await holder.value
+        try await store.migrate(lockAttempts: 1)
+    }
+
     @Test("a database from before the batch queue: its queued rows, leased or waiting to be retried, are put in batches, due when the old leases end, and delivered once")
     func upgradeFromRowLeases() async throws {
         let schema = "q_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -181,6 +215,8 @@ struct PostgresQueueTests {
         // While queuing, the notification says so, with what is queued so far.
         let shown = try await store.notification(appID: "a1", id: "n_keyed")
         #expect(shown?.queuing == true && shown?.audienceSize == 1_000)
+        let listed = try await store.notifications(appID: "a1", matching: NotificationQuery())
+        #expect(listed.map(\.status) == [.sending] && listed.first?.notification.audienceSize == 1_000)
         // Retention leaves it alone, however old.
         _ = try await store.purgeHistory(before: now.addingTimeInterval(86_400 * 365), limit: 1_000)
         #expect(try await store.notification(appID: "a1", id: "n_keyed") != nil)

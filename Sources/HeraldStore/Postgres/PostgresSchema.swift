@@ -1,6 +1,17 @@
 /// The PostgreSQL tables: the same as SQLite's, with PostgreSQL's types. Times are seconds since
 /// 1970 (double precision).
 enum PostgresSchema {
+    /// The layout this code writes, kept in `herald_layout`: a node refuses to start on a
+    /// schema a newer Herald set up (its statements could undo that layout, and its claims
+    /// and outcomes would not keep the newer one's rules). Version 1 is the layout with
+    /// per-batch counts and fan-outs in chunks; schemas from before it have no version.
+    static let layoutVersion = 1
+
+    /// How long a migration statement waits for a lock a running node holds before giving up
+    /// (and trying again, see ``PostgresStore/migrate()``): a statement waiting for a lock makes
+    /// every query that comes after it on that table wait too.
+    static let migrationLockTimeout = "5s"
+
     /// Columns added after the first layout, added by ``PostgresStore/migrate()`` only when
     /// missing (an `ALTER TABLE` locks the table even when it changes nothing).
     static let addedColumns: [(table: String, column: String, type: String)] = [
@@ -237,6 +248,7 @@ enum PostgresSchema {
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS herald_layout (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL)",
         """
         CREATE TABLE IF NOT EXISTS api_keys (
             id TEXT PRIMARY KEY, app_id TEXT, secret_hash TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL)

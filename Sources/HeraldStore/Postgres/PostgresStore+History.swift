@@ -36,14 +36,13 @@ extension PostgresStore {
         let limit = bind(.int(Int64(query.limit)))
         return try await rows(
             """
-            SELECT n.body, n.cancelled_at, \(Self.notificationStatus) FROM notifications n
+            SELECT n.body, n.cancelled_at, n.fanout_after, n.fanout_queued, \(Self.notificationStatus) FROM notifications n
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY n.created_at DESC, n.id DESC LIMIT \(limit)
             """,
             values
         ).map { row in
-            let (body, cancelled, status) = try row.decode((String, Double?, String).self)
-            var notification = try StoreCoding.decode(StoredNotification.self, from: body)
-            notification.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
+            let (body, cancelled, after, queued, status) = try row.decode((String, Double?, String?, Int64, String).self)
+            let notification = try Self.notification(body: body, cancelled: cancelled, fanOutAfter: after, fanOutQueued: queued)
             return NotificationEntry(notification: notification, status: NotificationStatus(rawValue: status) ?? .finished)
         }
     }

@@ -200,11 +200,16 @@ extension PostgresStore {
     /// audience is being queued, the audience is what is queued so far.
     static func notification(from row: PostgresRow) throws -> StoredNotification {
         let (body, cancelled, after, queued) = try row.decode((String, Double?, String?, Int64).self)
+        return try notification(body: body, cancelled: cancelled, fanOutAfter: after, fanOutQueued: queued)
+    }
+
+    /// A notification from its row's columns (see ``notification(from:)``).
+    static func notification(body: String, cancelled: Double?, fanOutAfter: String?, fanOutQueued: Int64) throws -> StoredNotification {
         var notification = try StoreCoding.decode(StoredNotification.self, from: body)
         notification.cancelledAt = cancelled.map(Date.init(timeIntervalSince1970:))
-        if after != nil {
+        if fanOutAfter != nil {
             notification.queuing = true
-            notification.audienceSize = Int(queued)
+            notification.audienceSize = Int(fanOutQueued)
         }
         return notification
     }

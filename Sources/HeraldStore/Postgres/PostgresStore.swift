@@ -107,12 +107,42 @@ public final class PostgresStore: HeraldStore {
         _ = await runner.value
     }
 
+    /// Brings the schema to this version's layout, in one transaction. A statement that waits
+    /// longer than ``PostgresSchema/migrationLockTimeout`` for a lock (a running node's
+    /// long transaction, another node migrating) gives up, so that the queries queued behind it
+    /// go on, and the migration is tried again, `lockAttempts` times in all.
     public func migrate() async throws {
+        try await migrate(lockAttempts: 12)
+    }
+
+    func migrate(lockAttempts: Int) async throws {
+        for attempt in 1... {
+            do {
+                return try await migrateOnce()
+            } catch {
+                // A layout this version does not know is said as such, not as a transaction's failure.
+                if let refused = StoreError.cause(of: error) as? StoreError { throw refused }
+                guard StoreError.sqlState(of: error) == "55P03", attempt < lockAttempts else { throw error }
+                logger.notice("migration: a lock is held elsewhere; trying again", metadata: ["attempt": "\(attempt)"])
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    private func migrateOnce() async throws {
         try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(.sql("SET LOCAL lock_timeout = '\(PostgresSchema.migrationLockTimeout)'"), logger: logger)
             // Two nodes starting together must not both create the tables.
             try await connection.query("SELECT pg_advisory_xact_lock(7461001)", logger: logger)
             if let schema = self.schema {
                 try await connection.query(.sql("CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            }
+            // A schema a newer Herald set up is left as it is.
+            if try await connection.query("SELECT to_regclass('herald_layout') IS NOT NULL", logger: logger).collect().first?.decode(Bool.self) == true,
+                let found = try await connection.query("SELECT version FROM herald_layout", logger: logger).collect().first?.decode(Int.self),
+                found > PostgresSchema.layoutVersion
+            {
+                throw StoreError.newerLayout(found, known: PostgresSchema.layoutVersion)
             }
             // A database from before the batch queue: its queued rows are put in batches below,
             // due when the last lease a node held on one of them ends (a node that stopped
@@ -174,6 +204,12 @@ public final class PostgresStore: HeraldStore {
             for statement in PostgresSchema.afterAddedColumns {
                 try await connection.query(.sql(statement), logger: logger)
             }
+            try await connection.query(
+                .sql(
+                    "INSERT INTO herald_layout (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version",
+                    [.int(Int64(PostgresSchema.layoutVersion))]
+                ), logger: logger
+            )
         }
     }
 
