@@ -112,6 +112,12 @@ struct ServeNodesTests {
         #expect(call.status == 503, "\(call.status) \(String(decoding: call.body, as: UTF8.self))")
         #expect(String(decoding: call.body, as: UTF8.self).contains("store_unavailable"))
         #expect(waited < .seconds(8), "the API call took \(waited)")
+        // A write in a transaction (registering a device) says the same, not 500.
+        let write = try await exchange(
+            method: .PUT, host: "127.0.0.1", port: node.port, path: "/v1/devices/\(testToken(Self.devices + 1))",
+            headers: [("authorization", "Bearer \(app.key)"), ("content-type", "application/json")], body: Array(#"{"environment": "development"}"#.utf8)
+        )
+        #expect(write.status == 503, "\(write.status) \(String(decoding: write.body, as: UTF8.self))")
         try await Task.sleep(for: .seconds(2))
         // Readiness fails with the reason; liveness stays 200 (the process works) and says degraded.
         let ready = try await exchange(method: .GET, host: "127.0.0.1", port: node.port, path: "/ready", body: [])
