@@ -68,4 +68,26 @@ struct ServeImportTests {
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("no database at"))
     }
+    @Test("a batch the server answers 413 is sent in halves, and later batches as small; a device too large alone is refused by line")
+    func splitsBatchesTooLargeForTheServer() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let node = try await ServeProcess.start(["--database", folder.appendingPathComponent("herald.sqlite").path, "--no-sandbox", "--bulk-body-limit", "4096"])
+        defer { node.process.stop() }
+        let app = try await node.createApp(adminKey: try #require(node.adminKey))
+        // About 100 bytes a line: 100 lines are about 10 KB, 25 about 2.5 KB.
+        var lines = (0..<100).map { #"{"token": "\#(testToken($0))", "environment": "production", "tags": ["t\#($0 % 3)"]}"# }
+        // A line of 5 KB (JSON allows the spaces): too large alone.
+        lines[60] = #"{"token": "\#(testToken(60))", "environment": "production"\#(String(repeating: " ", count: 5_000))}"#
+        let ndjson = folder.appendingPathComponent("devices.ndjson")
+        try lines.joined(separator: "\n").write(to: ndjson, atomically: true, encoding: .utf8)
+        let run = try HeraldCLI.run(["serve", "import", ndjson.path, "--url", "http://127.0.0.1:\(node.port)", "--key", app.key, "--batch", "100"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("sending 25 per call"), "\(run.stderr)")
+        #expect(run.stderr.contains("line 61: too large for the server's body limit"), "\(run.stderr)")
+        #expect(run.stderr.contains("done: 99 created, 0 updated, 1 refused"), "\(run.stderr)")
+        let listed = try await node.call("GET", "/v1/devices?limit=1000", key: app.key)
+        #expect(listed["devices"]?.arrayValue?.count == 99)
+    }
 }

@@ -15,7 +15,9 @@ struct ImportCommand: AsyncParsableCommand {
             "userId", "tags", "locale", "timeZone", "kind", "appVersion", "encryptionKey"}). CSV: a header \
             row naming those fields, tags separated by ';'. Refused lines are listed with their number and \
             why; the rest are stored. A batch the server does not take (it is down, or answers 5xx) is \
-            tried 3 times; after that the import stops and says the line to go on from (--from-line). \
+            tried 3 times; after that the import stops and says the line to go on from (--from-line). A \
+            batch the server (or a proxy in front of it) answers 413 as too large is sent in halves, and \
+            later batches as small; a device too large alone is refused. \
             Exit status: 0 when every line was stored, 1 when some were refused or the import stopped.
             """
     )
@@ -58,16 +60,38 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var lines: [Int] = []
         var items: [String] = []
+        // Devices per call: halved for the rest of the file when the server (or a proxy in front
+        // of it) answers a batch with 413, its body limit.
+        var perCall = batch
         func flush() async throws {
             guard !items.isEmpty else { return }
-            let body = Array(("[" + items.joined(separator: ",") + "]").utf8)
-            let answer = try await send(body, host: host, port: port, secret: secret, firstLine: lines[0])
-            for result in answer.results {
-                guard result.index < lines.count else { continue }
-                switch result.status {
-                case "created": tally.created += 1
-                case "updated": tally.updated += 1
-                default: refuse(lines[result.index], "\(result.token.map { "token \($0.prefix(12))…: " } ?? "")\(result.error ?? "refused")")
+            var parts = [(items: items[...], lines: lines[...])]
+            while let part = parts.popLast() {
+                let body = Array(("[" + part.items.joined(separator: ",") + "]").utf8)
+                guard let answer = try await send(body, host: host, port: port, secret: secret, firstLine: part.lines.first!) else {
+                    guard part.items.count > 1 else {
+                        refuse(part.lines.first!, "too large for the server's body limit (\(body.count) bytes alone)")
+                        continue
+                    }
+                    let half = (part.items.count + 1) / 2
+                    if half < perCall {
+                        perCall = half
+                        Self.say("the server refused \(part.items.count) devices in one call as too large (HTTP 413): sending \(half) per call")
+                    }
+                    let cut = part.items.startIndex + half
+                    // The first half goes first, so that lines stay in order.
+                    parts.append((part.items[cut...], part.lines[cut...]))
+                    parts.append((part.items[..<cut], part.lines[..<cut]))
+                    continue
+                }
+                for result in answer.results {
+                    guard result.index < part.lines.count else { continue }
+                    switch result.status {
+                    case "created": tally.created += 1
+                    case "updated": tally.updated += 1
+                    default:
+                        refuse(part.lines[part.lines.startIndex + result.index], "\(result.token.map { "token \($0.prefix(12))…: " } ?? "")\(result.error ?? "refused")")
+                    }
                 }
             }
             items.removeAll(keepingCapacity: true)
@@ -84,15 +108,16 @@ struct ImportCommand: AsyncParsableCommand {
             case .failure(let error):
                 refuse(record.line, error.description)
             }
-            if items.count == batch { try await flush() }
+            if items.count >= perCall { try await flush() }
         }
         try await flush()
         Self.say("done: \(tally.created) created, \(tally.updated) updated, \(tally.refused) refused")
         if tally.refused > 0 { throw ExitCode(1) }
     }
 
-    /// One batch, tried 3 times when the server cannot take it; then the import stops.
-    private func send(_ body: [UInt8], host: String, port: Int, secret: String, firstLine: Int) async throws -> ImportAnswer {
+    /// One batch, tried 3 times when the server cannot take it; then the import stops. Nil when
+    /// the server answers 413: the batch is too large for its body limit.
+    private func send(_ body: [UInt8], host: String, port: Int, secret: String, firstLine: Int) async throws -> ImportAnswer? {
         var problem = ""
         for attempt in 1...3 {
             do {
@@ -100,10 +125,10 @@ struct ImportCommand: AsyncParsableCommand {
                     method: .PUT, host: host, port: port, path: "/v1/devices", headers: [("authorization", "Bearer \(secret)")], body: body
                 )
                 if status == 200, let decoded = try? JSONDecoder().decode(ImportAnswer.self, from: Data(answer)) { return decoded }
+                if status == 413 { return nil }
                 let message = String(decoding: answer.prefix(500), as: UTF8.self)
                 guard status >= 500 || status == 429 else {
-                    let hint = status == 413 ? "; give a smaller --batch" : ""
-                    throw CommandError("the server refused the batch starting at line \(firstLine): HTTP \(status) \(message)\(hint); lines before it are stored, go on with --from-line \(firstLine)")
+                    throw CommandError("the server refused the batch starting at line \(firstLine): HTTP \(status) \(message); lines before it are stored, go on with --from-line \(firstLine)")
                 }
                 problem = "HTTP \(status) \(message)"
             } catch let error as CommandError {

@@ -43,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Finished deliveries kept per device, newest first (default 100; 0: no cap).") var deviceHistory: Int?
     @Option(help: "PEM certificate chain: serve the API over HTTPS (HTTP/2 through ALPN).") var tlsCert: String?
     @Option(help: "PEM private key of --tls-cert.") var tlsKey: String?
+    @Option(help: "Bytes a bulk call (PUT /v1/devices) may send at most (default 16777216, 16 MiB; 1024 to 1073741824).") var bulkBodyLimit: Int?
     @Option(help: "JSON file with settings.") var config: String?
 
     func run() async throws {
@@ -60,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, database: database, postgres: postgres, sandboxAdminPort: sandboxAdminPort, apnsURL: apnsURL, apnsCA: apnsCA,
             noSandbox: noSandbox ? true : nil, workers: workers, batchSize: batchSize, lease: lease, nodeID: nodeID, logLevel: logLevel,
             startupTimeout: startupTimeout, sendWindow: sendWindow, retentionDays: retentionDays, deviceHistory: deviceHistory,
-            tlsCert: tlsCert, tlsKey: tlsKey, logFormat: logFormat
+            tlsCert: tlsCert, tlsKey: tlsKey, logFormat: logFormat, bulkBodyLimit: bulkBodyLimit
         ))
         var logger: Logger
         switch settings.logFormat ?? "text" {
@@ -82,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let window = settings.sendWindow, window < 1 { throw CommandError("send window must be at least 1 delivery") }
         if let days = settings.retentionDays, !(0...36_500).contains(days) { throw CommandError("retention days must be 0 (keep for ever) to 36500") }
         if let kept = settings.deviceHistory, kept < 0 { throw CommandError("device history must be 0 (no cap) or more") }
+        if let limit = settings.bulkBodyLimit, !(1024...(1 << 30)).contains(limit) { throw CommandError("bulk body limit must be 1024 to 1073741824 bytes; got \(limit)") }
         guard (settings.tlsCert == nil) == (settings.tlsKey == nil) else { throw CommandError("--tls-cert and --tls-key go together") }
 
         let sandbox: ServerConfiguration.SandboxRoute =
@@ -92,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             startupTimeout: .milliseconds(Int((settings.startupTimeout ?? 60) * 1000)), sandbox: sandbox, logger: logger
         )
         settingUp.sendWindow = settings.sendWindow
+        if let limit = settings.bulkBodyLimit { settingUp.bulkBodyLimit = limit }
         if let certificate = settings.tlsCert, let key = settings.tlsKey { settingUp.tls = .init(certificate: certificate, key: key) }
         let days = settings.retentionDays ?? 30
         let kept = settings.deviceHistory ?? 100

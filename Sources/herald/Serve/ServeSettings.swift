@@ -25,6 +25,7 @@ struct ServeSettings: Codable, Equatable {
     var tlsCert: String?
     var tlsKey: String?
     var logFormat: String?
+    var bulkBodyLimit: Int?
 
     /// The variables read, each named after its setting.
     static var environmentNames: [(name: String, key: WritableKeyPath<ServeSettings, String?>)] { [
@@ -35,6 +36,7 @@ struct ServeSettings: Codable, Equatable {
     static var environmentNumbers: [(name: String, key: WritableKeyPath<ServeSettings, Int?>)] { [
         ("HERALD_PORT", \.port), ("HERALD_SANDBOX_ADMIN_PORT", \.sandboxAdminPort), ("HERALD_WORKERS", \.workers), ("HERALD_BATCH_SIZE", \.batchSize),
         ("HERALD_RETENTION_DAYS", \.retentionDays), ("HERALD_DEVICE_HISTORY", \.deviceHistory),
+        ("HERALD_BULK_BODY_LIMIT", \.bulkBodyLimit),
     ] }
 
     static func file(_ path: String) throws -> ServeSettings {
@@ -43,7 +45,7 @@ struct ServeSettings: Codable, Equatable {
             return try JSONDecoder().decode(ServeSettings.self, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow, retentionDays, deviceHistory, tlsCert, tlsKey, logFormat)")
+            throw CommandError("config file '\(path)': \(field.isEmpty ? "not a JSON object" : "'\(field)' has the wrong type") (keys: host, port, database, postgres, sandboxAdminPort, apnsURL, apnsCA, noSandbox, workers, batchSize, lease, nodeID, logLevel, startupTimeout, sendWindow, retentionDays, deviceHistory, tlsCert, tlsKey, logFormat, bulkBodyLimit)")
         }
     }
 
@@ -67,7 +69,8 @@ struct ServeSettings: Codable, Equatable {
             lease: other.lease ?? lease, nodeID: other.nodeID ?? nodeID, logLevel: other.logLevel ?? logLevel,
             startupTimeout: other.startupTimeout ?? startupTimeout, sendWindow: other.sendWindow ?? sendWindow,
             retentionDays: other.retentionDays ?? retentionDays, deviceHistory: other.deviceHistory ?? deviceHistory,
-            tlsCert: other.tlsCert ?? tlsCert, tlsKey: other.tlsKey ?? tlsKey, logFormat: other.logFormat ?? logFormat
+            tlsCert: other.tlsCert ?? tlsCert, tlsKey: other.tlsKey ?? tlsKey, logFormat: other.logFormat ?? logFormat,
+            bulkBodyLimit: other.bulkBodyLimit ?? bulkBodyLimit
         )
     }
 
