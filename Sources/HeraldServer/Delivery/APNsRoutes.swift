@@ -22,6 +22,9 @@ final class APNsRoutes: Sendable {
     }
 
     private let clients = Mutex<[String: Entry]>([:])
+    /// Clients replaced after a credential change, closing (each in a task of its own, so that
+    /// the request that replaced it does not wait; ``shutdown()`` waits for them).
+    private let retiring = Mutex<[ObjectIdentifier: Task<Void, Never>]>([:])
     /// One provider token per signing key, shared by every client that signs with it: APNs
     /// answers TooManyProviderTokenUpdates when a team's token changes within 20 minutes, so
     /// two apps of one team (one .p8 key serves them all) must not each make their own.
@@ -83,7 +86,7 @@ final class APNsRoutes: Sendable {
         let key = "\(app.id)/\(environment)"
         let credential = app.credential(for: environment)
         var retired: APNsClient?
-        defer { if let retired { Task { try? await retired.shutdown() } } }
+        defer { if let retired { retire(retired) } }
         return try clients.withLock { clients in
             if let entry = clients[key] {
                 if entry.credential == credential { return entry.client }
@@ -136,12 +139,24 @@ final class APNsRoutes: Sendable {
         }
     }
 
-    /// Closes every client.
+    /// Closes a replaced client; it leaves ``retiring`` once closed.
+    private func retire(_ client: APNsClient) {
+        let id = ObjectIdentifier(client)
+        retiring.withLock { retiring in
+            retiring[id] = Task {
+                try? await client.shutdown()
+                _ = self.retiring.withLock { $0.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Closes every client, and waits for replaced ones still closing.
     func shutdown() async {
         let all = clients.withLock { clients in
             defer { clients = [:] }
             return clients.values.map(\.client)
         }
         for client in all { try? await client.shutdown() }
+        for closing in retiring.withLock({ Array($0.values) }) { await closing.value }
     }
 }

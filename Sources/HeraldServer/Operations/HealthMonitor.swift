@@ -45,14 +45,20 @@ final class HealthMonitor: Service, Sendable {
     var snapshot: Snapshot { state.withLock { $0 } }
 
     func run() async throws {
-        var lastCount: ContinuousClock.Instant?
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            if lastCount.map({ ContinuousClock.now - $0 >= Self.queueInterval }) ?? true {
-                lastCount = .now
-                countQueue()
+        // Queue counts run beside the checks, as child tasks: they end with the monitor.
+        await withDiscardingTaskGroup { group in
+            var lastCount: ContinuousClock.Instant?
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                if lastCount.map({ ContinuousClock.now - $0 >= Self.queueInterval }) ?? true,
+                    counting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+                {
+                    lastCount = .now
+                    group.addTask { await self.countQueue() }
+                }
+                await check()
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
             }
-            await check()
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
+            group.cancelAll()
         }
     }
 
@@ -81,15 +87,12 @@ final class HealthMonitor: Service, Sendable {
         }
     }
 
-    /// Counts the queue in the background (best effort: the last count stays until a new one).
-    private func countQueue() {
-        guard counting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
-        let (store, clock) = (store, clock)
-        Task {
-            defer { self.counting.store(false, ordering: .releasing) }
-            if let summary = try? await store.queueSummary(now: clock.now) {
-                self.state.withLock { $0.queue = summary }
-            }
+    /// Counts the queue (best effort: the last count stays until a new one); the caller has
+    /// set ``counting``, which this clears.
+    private func countQueue() async {
+        defer { counting.store(false, ordering: .releasing) }
+        if let summary = try? await store.queueSummary(now: clock.now) {
+            state.withLock { $0.queue = summary }
         }
     }
 
