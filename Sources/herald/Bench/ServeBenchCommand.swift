@@ -147,14 +147,18 @@ struct ServeBenchCommand: AsyncParsableCommand {
 
         var measured: [ServeBenchReport.Round] = []
         var peak = 0.0
-        for _ in 0..<rounds {
+        for index in 0..<rounds {
             // The raw client first, on the same sandbox and tokens, so each round compares like
             // with like on the machine as it is at that moment.
             let cpuBefore = ProcessUsage.cpuSeconds()
             let baseline = noBaseline ? nil : try await baselineRate(target)
             let baselineCPU = ProcessUsage.cpuSeconds() - cpuBefore
             ProcessUsage.resetPeakMemory()
+            // Progress on standard error as it happens (bench/serve-postgres-cpu.sh times the
+            // store's processes between these lines).
+            Self.progress("round \(index + 1): broadcasting")
             var round = try await broadcast(api: api, appKey: appKey, servers: servers, store: store)
+            Self.progress("round \(index + 1): broadcast recorded")
             round.baselinePerSecond = baseline
             round.baselineMicrosecondsPerNotification = baseline.map { _ in baselineCPU / Double(devices) * 1_000_000 }
             round.ratio = baseline.map { round.perSecond / $0 }
@@ -170,6 +174,10 @@ struct ServeBenchCommand: AsyncParsableCommand {
             devices: devices, store: storeName, target: target.name, nodes: nodes, workers: workers, batchSize: batchSize, connections: options.connections,
             streams: options.streams, registrationSeconds: registration, rounds: measured, peakMemoryMegabytes: peak
         )
+    }
+
+    private static func progress(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// One `POST /v1/notifications` to every device, timed until the queue is empty.
