@@ -8,8 +8,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A schema name with characters other than letters, digits and `_`.
     case badSchema(String)
     /// The database (a SQLite file, or a PostgreSQL schema) was set up by a newer Herald: its
-    /// layout version, and the newest this one knows.
-    case newerLayout(Int, known: Int)
+    /// layout version, the newest this one knows, and (PostgreSQL) the oldest layout whose code
+    /// works with it.
+    case newerLayout(Int, known: Int, oldestReader: Int? = nil)
+    /// A migration could not take the locks it needs: each wait ran out, every try.
+    case migrationLocked(tries: Int, timeout: String, blockers: String)
     /// Another process delivers from this SQLite file (it holds the lock on the file at the path).
     case deliveryLockHeld(String)
     /// The secret key is missing, malformed, or not the one the secrets were sealed with.
@@ -31,8 +34,12 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .badURL(let url, let expected): "'\(Self.redacted(url))' is not a database URL; expected \(expected)"
         case .badSchema(let name): "'\(name)' is not a schema name; use letters, digits and _"
-        case .newerLayout(let found, let known):
-            "the database has layout version \(found), written by a newer Herald; this one reads up to version \(known): run that version or a newer one"
+        case .newerLayout(let found, let known, let oldestReader):
+            "the database has layout version \(found), written by a newer Herald; this one reads up to version \(known)"
+                + (oldestReader.map { ": run a version that knows layout \($0) or later" } ?? ": run that version or a newer one")
+        case .migrationLocked(let tries, let timeout, let blockers):
+            "the migration waited \(timeout) for a lock \(tries) times and gave up: other sessions hold locks on the tables it changes (\(blockers)); "
+                + "end them (a long transaction, a VACUUM FULL, a node of another version) and start again"
         case .deliveryLockHeld(let path):
             "another process is delivering from this SQLite database (it holds the lock on \(path)); one process serves a SQLite file, use PostgreSQL (--postgres) to run several"
         case .deliveryLock(let path, let reason): "could not lock \(path): \(reason)"

@@ -24,9 +24,44 @@ struct PostgresQueueTests {
         defer { Task { try? await store.close() } }
         try await store.migrate()
         #expect(try await store.rows("SELECT version FROM herald_layout").first?.decode(Int.self) == PostgresSchema.layoutVersion)
-        _ = try await store.rows("UPDATE herald_layout SET version = 99")
-        await #expect(throws: StoreError.newerLayout(99, known: PostgresSchema.layoutVersion)) { try await store.migrate() }
+        // A restart on the same layout runs no statement: none waits for a lock a session holds.
+        try await withLockOnDeliveries(store) { try await store.migrate(lockAttempts: 1) }
+        // A newer layout this version can work with: left as it is, and the node starts.
+        _ = try await store.rows("UPDATE herald_layout SET version = 98, fingerprint = 'newer'")
+        try await store.migrate()
+        let kept = try await store.rows("SELECT version, fingerprint FROM herald_layout").first?.decode((Int, String).self)
+        #expect(kept?.0 == 98 && kept?.1 == "newer")
+        // One that needs a newer version: refused, and left as it is.
+        _ = try await store.rows("UPDATE herald_layout SET version = 99, oldest_reader = 99")
+        await #expect(throws: StoreError.newerLayout(99, known: PostgresSchema.layoutVersion, oldestReader: 99)) { try await store.migrate() }
         #expect(try await store.rows("SELECT version FROM herald_layout").first?.decode(Int.self) == 99)
+        // Statements changed within a layout (or a schema without a version) are run again.
+        _ = try await store.rows("UPDATE herald_layout SET version = \(PostgresSchema.layoutVersion), oldest_reader = 1, fingerprint = 'older statements'")
+        try await store.migrate()
+        #expect(try await store.rows("SELECT fingerprint FROM herald_layout").first?.decode(String.self) == PostgresSchema.fingerprint)
+    }
+
+    /// Runs `body` while another session holds a lock on `deliveries` that index statements wait for.
+    func withLockOnDeliveries(_ store: PostgresStore, _ body: () async throws -> Void) async throws {
+        let locked = AsyncStream.makeStream(of: Void.self)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await store.client.withTransaction(logger: store.logger) { connection in
+                try await connection.query("LOCK TABLE deliveries IN ROW EXCLUSIVE MODE", logger: store.logger)
+                locked.continuation.yield()
+                for await _ in release.stream { break }
+            }
+        }
+        for await _ in locked.stream { break }
+        do {
+            try await body()
+        } catch {
+            release.continuation.finish()
+            try await holder.value
+            throw error
+        }
+        release.continuation.finish()
+        try await holder.value
     }
 
     @Test("a migration waiting for a lock another session holds gives up after the lock timeout, and goes through once the lock is gone")
@@ -35,20 +70,22 @@ struct PostgresQueueTests {
         let store = makeStore(schema: schema)
         defer { Task { try? await store.close() } }
         try await store.migrate()
-        // Another session writes to deliveries for 7 s: a migration's index statements wait for
-        // it, and every writer that comes after would wait behind them.
-        let holder = Task {
-            try await store.client.withTransaction(logger: store.logger) { connection in
-                try await connection.query("LOCK TABLE deliveries IN ROW EXCLUSIVE MODE", logger: store.logger)
-                try await connection.query("SELECT pg_sleep(7)", logger: store.logger)
+        // Statements changed since (as an upgrade within a layout has it): the migration runs them.
+        _ = try await store.rows("UPDATE herald_layout SET fingerprint = 'older statements'")
+        // Another session writes to deliveries meanwhile: a migration's index statements wait
+        // for it, and every writer that comes after would wait behind them.
+        try await withLockOnDeliveries(store) {
+            let started = ContinuousClock.now
+            await #expect {
+                try await store.migrate(lockAttempts: 2)
+            } throws: { error in
+                guard case .migrationLocked(let tries, _, let blockers) = error as? StoreError else { return false }
+                return tries == 2 && blockers.contains("pid ")
             }
+            #expect(ContinuousClock.now - started < .seconds(13))
         }
-        try await Task.sleep(for: .milliseconds(500))
-        let started = ContinuousClock.now
-        await #expect { try await store.migrate(lockAttempts: 1) } throws: { StoreError.sqlState(of: $0) == "55P03" }
-        #expect(ContinuousClock.now - started < .seconds(6))
-        try await holder.value
         try await store.migrate(lockAttempts: 1)
+        #expect(try await store.rows("SELECT fingerprint FROM herald_layout").first?.decode(String.self) == PostgresSchema.fingerprint)
     }
 
     @Test("a database from before the batch queue: its queued rows, leased or waiting to be retried, are put in batches, due when the old leases end, and delivered once")
@@ -59,7 +96,8 @@ struct PostgresQueueTests {
         _ = try await old.upsertDevices(devices(2_500))
         let notification = StoredNotification(id: "n_old", appID: "a1", message: Data("{}".utf8), audience: Audience(.everyone), createdAt: now)
         _ = try await old.enqueue(notification, idempotentSince: now)
-        // The layout before: no batches, leases on the rows, the queue's partial indexes.
+        // The layout before: no version, no batches, leases on the rows, the queue's partial indexes.
+        _ = try await old.rows("DROP TABLE herald_layout")
         _ = try await old.rows("DROP TABLE delivery_batches")
         _ = try await old.rows("DROP FUNCTION herald_claim")
         _ = try await old.rows("CREATE INDEX deliveries_ready ON deliveries (id) WHERE state = 'queued' AND lease_until IS NULL AND retry_at IS NULL")
@@ -107,7 +145,8 @@ struct PostgresQueueTests {
         let held = try await old.claim(owner: "old-node", limit: 300, lease: 30, now: now)
         try await old.record(held.prefix(100).map { DeliveryOutcome(id: $0.id, state: .sent, status: 200, finishedAt: now) }, by: "old-node")
         try await old.record(held[100..<150].map { .retry(id: $0.id, at: now.addingTimeInterval(10), reason: "TooManyRequests", now: now) }, by: "old-node")
-        // The layout before: batches without counts.
+        // The layout before: no version, batches without counts.
+        _ = try await old.rows("DROP TABLE herald_layout")
         _ = try await old.rows("ALTER TABLE delivery_batches DROP COLUMN queued, DROP COLUMN retrying, DROP COLUMN queued_at")
         try await old.close()
 

@@ -1,11 +1,28 @@
+import Crypto
+import Foundation
+
 /// The PostgreSQL tables: the same as SQLite's, with PostgreSQL's types. Times are seconds since
 /// 1970 (double precision).
 enum PostgresSchema {
-    /// The layout this code writes, kept in `herald_layout`: a node refuses to start on a
-    /// schema a newer Herald set up (its statements could undo that layout, and its claims
-    /// and outcomes would not keep the newer one's rules). Version 1 is the layout with
-    /// per-batch counts and fan-outs in chunks; schemas from before it have no version.
+    /// The layout this code writes, kept in `herald_layout` with the oldest layout whose code
+    /// can work with it (``oldestReader``): a node older than that refuses to start on the
+    /// schema (its claims and outcomes would not keep the newer layout's rules), and a node
+    /// older than the layout but not than that starts without running its own statements
+    /// (they could undo the newer ones). Version 1 is the layout with per-batch counts and
+    /// fan-outs in chunks; schemas from before it have no version.
     static let layoutVersion = 1
+
+    /// The oldest layout whose code works with this one: raised only by a change older code
+    /// would break (a rolling upgrade then needs every node stopped first).
+    static let oldestReader = 1
+
+    /// A digest of every statement the migration runs: a node whose schema has this layout and
+    /// this digest runs none of them at start (they would take locks on tables running nodes
+    /// use), and one whose statements changed within a layout runs them again.
+    static let fingerprint: String = {
+        let text = (statements + afterAddedColumns + addedColumns.map { "\($0.table).\($0.column) \($0.type)" }).joined(separator: "\n")
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }()
 
     /// How long a migration statement waits for a lock a running node holds before giving up
     /// (and trying again, see ``PostgresStore/migrate()``): a statement waiting for a lock makes
@@ -248,7 +265,10 @@ enum PostgresSchema {
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS herald_layout (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS herald_layout (
+            id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL, oldest_reader INT NOT NULL, fingerprint TEXT NOT NULL)
+        """,
         """
         CREATE TABLE IF NOT EXISTS api_keys (
             id TEXT PRIMARY KEY, app_id TEXT, secret_hash TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL)

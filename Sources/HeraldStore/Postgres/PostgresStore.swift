@@ -122,8 +122,12 @@ public final class PostgresStore: HeraldStore {
             } catch {
                 // A layout this version does not know is said as such, not as a transaction's failure.
                 if let refused = StoreError.cause(of: error) as? StoreError { throw refused }
-                guard StoreError.sqlState(of: error) == "55P03", attempt < lockAttempts else { throw error }
-                logger.notice("migration: a lock is held elsewhere; trying again", metadata: ["attempt": "\(attempt)"])
+                guard StoreError.sqlState(of: error) == "55P03" else { throw error }
+                guard attempt < lockAttempts else {
+                    throw StoreError.migrationLocked(tries: attempt, timeout: PostgresSchema.migrationLockTimeout, blockers: await lockHolders())
+                }
+                let holders = await lockHolders()
+                logger.notice("migration: a lock is held elsewhere; trying again", metadata: ["attempt": "\(attempt)", "holders": "\(holders)"])
                 try await Task.sleep(for: .seconds(1))
             }
         }
@@ -131,18 +135,28 @@ public final class PostgresStore: HeraldStore {
 
     private func migrateOnce() async throws {
         try await client.withTransaction(logger: logger) { connection in
+            // Two nodes starting together on one schema must not both create its tables: the
+            // second waits here for as long as the first migrates (a large upgrade can take
+            // minutes), then finds the layout done. Per schema (by the search path, which
+            // exists before the schema does): deployments in other schemas do not wait.
+            try await connection.query("SELECT pg_advisory_xact_lock(7461001, hashtext(current_setting('search_path')))", logger: logger)
             try await connection.query(.sql("SET LOCAL lock_timeout = '\(PostgresSchema.migrationLockTimeout)'"), logger: logger)
-            // Two nodes starting together must not both create the tables.
-            try await connection.query("SELECT pg_advisory_xact_lock(7461001)", logger: logger)
             if let schema = self.schema {
                 try await connection.query(.sql("CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
-            // A schema a newer Herald set up is left as it is.
-            if try await connection.query("SELECT to_regclass('herald_layout') IS NOT NULL", logger: logger).collect().first?.decode(Bool.self) == true,
-                let found = try await connection.query("SELECT version FROM herald_layout", logger: logger).collect().first?.decode(Int.self),
-                found > PostgresSchema.layoutVersion
-            {
-                throw StoreError.newerLayout(found, known: PostgresSchema.layoutVersion)
+            switch try await self.layoutState(connection) {
+            case .current:
+                // Nothing to change: no statement takes a lock on a table a running node uses.
+                return
+            case .newerReadable(let found):
+                // A newer Herald's layout that this version can still work with: its statements
+                // are left alone (running this version's would undo them).
+                self.logger.notice("the schema has a newer layout this version works with; not migrating", metadata: ["layout": "\(found)"])
+                return
+            case .newer(let found, let oldestReader):
+                throw StoreError.newerLayout(found, known: PostgresSchema.layoutVersion, oldestReader: oldestReader)
+            case .older:
+                break
             }
             // A database from before the batch queue: its queued rows are put in batches below,
             // due when the last lease a node held on one of them ends (a node that stopped
@@ -206,11 +220,51 @@ public final class PostgresStore: HeraldStore {
             }
             try await connection.query(
                 .sql(
-                    "INSERT INTO herald_layout (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version",
-                    [.int(Int64(PostgresSchema.layoutVersion))]
+                    """
+                    INSERT INTO herald_layout (id, version, oldest_reader, fingerprint) VALUES (1, $1, $2, $3)
+                    ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, oldest_reader = EXCLUDED.oldest_reader, fingerprint = EXCLUDED.fingerprint
+                    """,
+                    [.int(Int64(PostgresSchema.layoutVersion)), .int(Int64(PostgresSchema.oldestReader)), .text(PostgresSchema.fingerprint)]
                 ), logger: logger
             )
         }
+    }
+
+    /// The other sessions holding locks on this schema's tables (process id, application,
+    /// state, how long their transaction has run; not their statements, which may hold tokens).
+    private func lockHolders() async -> String {
+        let found = try? await rows(
+            """
+            SELECT string_agg(DISTINCT format('pid %s %s %s for %s s', a.pid, NULLIF(a.application_name, ''), a.state,
+                       COALESCE(round(extract(epoch FROM clock_timestamp() - a.xact_start))::text, '?')), '; ')
+            FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid JOIN pg_class c ON c.oid = l.relation
+            WHERE l.granted AND l.pid <> pg_backend_pid() AND c.relnamespace = to_regnamespace(current_schema())
+            """
+        ).first?.decode(String?.self)
+        return (found ?? nil) ?? "none seen now"
+    }
+
+    /// Where the schema's layout stands against this version's.
+    enum LayoutState: Equatable {
+        /// Made by this version's statements, as they are.
+        case current
+        /// Older, or made by other statements of this layout (or without a version): migrate.
+        case older
+        /// Newer, and this version is among those that can work with it.
+        case newerReadable(Int)
+        /// Newer, and this version is too old to work with it.
+        case newer(Int, oldestReader: Int)
+    }
+
+    private func layoutState(_ connection: PostgresConnection) async throws -> LayoutState {
+        guard try await connection.query("SELECT to_regclass('herald_layout') IS NOT NULL", logger: logger).collect().first?.decode(Bool.self) == true,
+            let row = try await connection.query("SELECT version, oldest_reader, fingerprint FROM herald_layout", logger: logger).collect().first
+        else { return .older }
+        let (version, oldestReader, fingerprint) = try row.decode((Int, Int, String).self)
+        if version > PostgresSchema.layoutVersion {
+            return oldestReader <= PostgresSchema.layoutVersion ? .newerReadable(version) : .newer(version, oldestReader: oldestReader)
+        }
+        return version == PostgresSchema.layoutVersion && fingerprint == PostgresSchema.fingerprint ? .current : .older
     }
 
     /// Adds the columns of ``PostgresSchema/addedColumns`` that existing tables lack.
