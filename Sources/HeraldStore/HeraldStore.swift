@@ -170,8 +170,10 @@ public protocol HeraldStore: Sendable {
     func deleteSchedule(appID: String, id: String) async throws -> Bool
     /// Schedules due at `now`, leased to `owner` for `lease` so one node fires each.
     func claimDueSchedules(owner: String, now: Date, lease: TimeInterval, limit: Int) async throws -> [StoredSchedule]
-    /// Saves a fired schedule's progress (or deletes it when `finished`) and ends its lease.
-    func finishFiring(_ schedule: StoredSchedule, finished: Bool) async throws
+    /// Saves a fired schedule's progress (or deletes it when `finished`) and ends its lease,
+    /// if `owner` still holds it: a node whose lease ended (another took the schedule over) or
+    /// whose schedule was replaced meanwhile changes nothing.
+    func finishFiring(_ schedule: StoredSchedule, finished: Bool, owner: String) async throws
 }
 
 extension HeraldStore {

@@ -479,9 +479,20 @@ struct StoreConformanceTests {
             replaced.nextCheckAt = now + 86_400
             replaced.fireCount = 1
             replaced.firedThrough = ["Asia/Shanghai": now]
-            try await store.finishFiring(replaced, finished: false)
+            // Only the node holding the lease saves progress.
+            try await store.finishFiring(replaced, finished: false, owner: "n2")
+            #expect(try await store.schedule(appID: "a1", id: "morning")?.fireCount == 0)
+            try await store.finishFiring(replaced, finished: false, owner: "n1")
             #expect(try await store.schedule(appID: "a1", id: "morning") == replaced)
-            try await store.finishFiring(due.first { $0.appID == "a2" }!, finished: true)
+            // A schedule replaced while a node fires it (the replacement ends the lease): that
+            // node's finish neither deletes the new one nor writes the old one back.
+            let firing = try #require(due.first { $0.appID == "a2" })
+            let renewed = StoredSchedule(id: "morning", appID: "a2", trigger: Data("{\"at\":3}".utf8), request: Data(), nextCheckAt: now + 60, createdAt: now + 1)
+            try await store.upsertSchedule(renewed)
+            try await store.finishFiring(firing, finished: true, owner: "n1")
+            #expect(try await store.schedule(appID: "a2", id: "morning") == renewed)
+            _ = try await store.claimDueSchedules(owner: "n1", now: now + 60, lease: 60, limit: 10)
+            try await store.finishFiring(renewed, finished: true, owner: "n1")
             #expect(try await store.schedule(appID: "a2", id: "morning") == nil)
 
             // The lease of a dead node ends.

@@ -90,9 +90,15 @@ final class HealthMonitor: Service, Sendable {
     /// Counts the queue (best effort: the last count stays until a new one); the caller has
     /// set ``counting``, which this clears.
     private func countQueue() async {
-        defer { counting.store(false, ordering: .releasing) }
-        if let summary = try? await store.queueSummary(now: clock.now) {
-            state.withLock { $0.queue = summary }
+        let (store, clock) = (store, clock)
+        // Within a deadline, so that a count the store never answers cannot hold up stopping
+        // (a query in flight may not honour cancellation); ``counting`` stays set until it
+        // does answer, so counts do not pile up.
+        _ = try? await DeadlineRace.run(within: Self.queueInterval, timeoutError: { CancellationError() }) {
+            defer { self.counting.store(false, ordering: .releasing) }
+            if let summary = try? await store.queueSummary(now: clock.now) {
+                self.state.withLock { $0.queue = summary }
+            }
         }
     }
 

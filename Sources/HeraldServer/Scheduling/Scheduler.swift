@@ -70,7 +70,7 @@ final class Scheduler: Service, Sendable {
                     // Devices without a zone (or with one this system does not know) use the app's.
                     let zone = zoneName.isEmpty ? fallback : (TimeZone(identifier: zoneName) ?? fallback)
                     if let occurrence = time.latest(atOrBefore: now, in: zone), occurrence.timeIntervalSince(schedule.firedThrough[zoneName] ?? schedule.createdAt) > 1 {
-                        try await fire(schedule, send: send, timeZone: zoneName, occurrence: occurrence, now: now)
+                        try await fire(schedule, send: send, timeZone: zoneName, occurrence: occurrence, localIn: zone, now: now)
                         schedule.firedThrough[zoneName] = occurrence
                         made += 1
                     }
@@ -79,29 +79,41 @@ final class Scheduler: Service, Sendable {
                 schedule.nextCheckAt = nextCheck
             }
             if made > madeBefore { schedule.fireCount += 1 }
-            try await store.finishFiring(schedule, finished: finished)
+            try await store.finishFiring(schedule, finished: finished, owner: configuration.nodeID)
         }
         return made
     }
 
     /// The idempotency key of one firing: the schedule (its id and when it was made, so that a
-    /// schedule replaced under the same id is another), the occurrence, and the time zone.
-    static func firingKey(_ schedule: StoredSchedule, occurrence: Date, timeZone: String?) -> String {
+    /// schedule replaced under the same id is another), the occurrence, and the time zone. A
+    /// wall-clock occurrence is named by its local date and time in the zone it fired in, so
+    /// that a node taking it over finds it even if the app's default zone (for devices without
+    /// one) changed meanwhile, or its time zone data differ.
+    static func firingKey(_ schedule: StoredSchedule, occurrence: Date, timeZone: String?, localIn zone: TimeZone? = nil) -> String {
         let made = Int64((schedule.createdAt.timeIntervalSince1970 * 1000).rounded())
-        let due = Int64((occurrence.timeIntervalSince1970 * 1000).rounded())
+        let due: String
+        if let zone {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: occurrence)
+            due = String(format: "%04d-%02d-%02dT%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
+        } else {
+            due = String(Int64((occurrence.timeIntervalSince1970 * 1000).rounded()))
+        }
         return "\(reservedKeyPrefix)schedule:\(schedule.id):\(made):\(due)" + (timeZone.map { ":\($0)" } ?? "")
     }
 
-    private func fire(_ schedule: StoredSchedule, send: ScheduledSend, timeZone: String?, occurrence: Date, now: Date) async throws {
+    private func fire(_ schedule: StoredSchedule, send: ScheduledSend, timeZone: String?, occurrence: Date, localIn zone: TimeZone? = nil, now: Date) async throws {
         var audience = send.audience
         audience.timeZone = timeZone
+        let key = Self.firingKey(schedule, occurrence: occurrence, timeZone: timeZone, localIn: zone)
         let notification = StoredNotification(
             id: UUID().uuidString.lowercased(), appID: schedule.appID, message: send.message.encoded(), audience: audience,
-            idempotencyKey: Self.firingKey(schedule, occurrence: occurrence, timeZone: timeZone), scheduleID: schedule.id, createdAt: now
+            idempotencyKey: key, scheduleID: schedule.id, createdAt: now
         )
-        // An occurrence is fired at or after its time: a notification of the same firing was
-        // stored since then (less a second, for the store's rounding).
-        try await enqueue(notification, occurrence.addingTimeInterval(-1))
+        // The key names one firing; a node that took over one computes its occurrence from the
+        // same local time, which may be another instant if a zone changed: a day's margin.
+        try await enqueue(notification, occurrence.addingTimeInterval(-86_400))
         configuration.logger.info("schedule fired", metadata: ["app": "\(schedule.appID)", "schedule": "\(schedule.id)", "zone": "\(timeZone ?? "-")"])
     }
 }

@@ -42,13 +42,16 @@ extension PostgresStore {
         ).map { try StoreCoding.decode(StoredSchedule.self, from: try $0.decode(String.self)) }
     }
 
-    public func finishFiring(_ schedule: StoredSchedule, finished: Bool) async throws {
+    public func finishFiring(_ schedule: StoredSchedule, finished: Bool, owner: String) async throws {
         if finished {
-            _ = try await rows("DELETE FROM schedules WHERE app_id = $1 AND id = $2", [.text(schedule.appID), .text(schedule.id)])
+            _ = try await rows("DELETE FROM schedules WHERE app_id = $1 AND id = $2 AND lease_owner = $3", [.text(schedule.appID), .text(schedule.id), .text(owner)])
         } else {
             _ = try await rows(
-                "UPDATE schedules SET next_check_at = $1, lease_owner = NULL, lease_until = NULL, body = $2 WHERE app_id = $3 AND id = $4",
-                [.double(schedule.nextCheckAt.timeIntervalSince1970), .text(try StoreCoding.encode(schedule)), .text(schedule.appID), .text(schedule.id)]
+                "UPDATE schedules SET next_check_at = $1, lease_owner = NULL, lease_until = NULL, body = $2 WHERE app_id = $3 AND id = $4 AND lease_owner = $5",
+                [
+                    .double(schedule.nextCheckAt.timeIntervalSince1970), .text(try StoreCoding.encode(schedule)), .text(schedule.appID), .text(schedule.id),
+                    .text(owner),
+                ]
             )
         }
     }

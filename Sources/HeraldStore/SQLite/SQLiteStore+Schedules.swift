@@ -54,15 +54,15 @@ extension SQLiteStore {
         return try bodies.map { try StoreCoding.decode(StoredSchedule.self, from: $0) }
     }
 
-    public func finishFiring(_ schedule: StoredSchedule, finished: Bool) async throws {
+    public func finishFiring(_ schedule: StoredSchedule, finished: Bool, owner: String) async throws {
         let body = try StoreCoding.encode(schedule)
         try await pool.write { db in
             if finished {
-                try db.execute(sql: "DELETE FROM schedules WHERE app_id = ? AND id = ?", arguments: [schedule.appID, schedule.id])
+                try db.execute(sql: "DELETE FROM schedules WHERE app_id = ? AND id = ? AND lease_owner = ?", arguments: [schedule.appID, schedule.id, owner])
             } else {
                 try db.execute(
-                    sql: "UPDATE schedules SET next_check_at = ?, lease_owner = NULL, lease_until = NULL, body = ? WHERE app_id = ? AND id = ?",
-                    arguments: [schedule.nextCheckAt.timeIntervalSince1970, body, schedule.appID, schedule.id]
+                    sql: "UPDATE schedules SET next_check_at = ?, lease_owner = NULL, lease_until = NULL, body = ? WHERE app_id = ? AND id = ? AND lease_owner = ?",
+                    arguments: [schedule.nextCheckAt.timeIntervalSince1970, body, schedule.appID, schedule.id, owner]
                 )
             }
         }

@@ -60,12 +60,15 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var lines: [Int] = []
         var items: [String] = []
-        // Devices per call: halved for the rest of the file when the server (or a proxy in front
-        // of it) answers a batch with 413, its body limit.
+        // Devices per call: when the server (or a proxy in front of it) answers a batch with 413,
+        // its body limit, the batch goes in halves, and the rest of the file as many per call as
+        // the largest part taken (a single line too large alone does not make them smaller).
         var perCall = batch
         func flush() async throws {
             guard !items.isEmpty else { return }
             var parts = [(items: items[...], lines: lines[...])]
+            var split = false
+            var largestTaken = 0
             while let part = parts.popLast() {
                 let body = Array(("[" + part.items.joined(separator: ",") + "]").utf8)
                 guard let answer = try await send(body, host: host, port: port, secret: secret, firstLine: part.lines.first!) else {
@@ -73,17 +76,15 @@ struct ImportCommand: AsyncParsableCommand {
                         refuse(part.lines.first!, "too large for the server's body limit (\(body.count) bytes alone)")
                         continue
                     }
+                    split = true
                     let half = (part.items.count + 1) / 2
-                    if half < perCall {
-                        perCall = half
-                        Self.say("the server refused \(part.items.count) devices in one call as too large (HTTP 413): sending \(half) per call")
-                    }
                     let cut = part.items.startIndex + half
                     // The first half goes first, so that lines stay in order.
                     parts.append((part.items[cut...], part.lines[cut...]))
                     parts.append((part.items[..<cut], part.lines[..<cut]))
                     continue
                 }
+                largestTaken = max(largestTaken, part.items.count)
                 for result in answer.results {
                     guard result.index < part.lines.count else { continue }
                     switch result.status {
@@ -93,6 +94,10 @@ struct ImportCommand: AsyncParsableCommand {
                         refuse(part.lines[part.lines.startIndex + result.index], "\(result.token.map { "token \($0.prefix(12))…: " } ?? "")\(result.error ?? "refused")")
                     }
                 }
+            }
+            if split, largestTaken > 0, largestTaken < perCall {
+                perCall = largestTaken
+                Self.say("the server refused \(items.count) devices in one call as too large (HTTP 413): sending \(perCall) per call")
             }
             items.removeAll(keepingCapacity: true)
             lines.removeAll(keepingCapacity: true)

@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Finished deliveries kept per device, newest first (default 100; 0: no cap).") var deviceHistory: Int?
     @Option(help: "PEM certificate chain: serve the API over HTTPS (HTTP/2 through ALPN).") var tlsCert: String?
     @Option(help: "PEM private key of --tls-cert.") var tlsKey: String?
-    @Option(help: "Bytes a bulk call (PUT /v1/devices) may send at most (default 16777216, 16 MiB; 1024 to 1073741824).") var bulkBodyLimit: Int?
+    @Option(help: "Bytes a bulk call (PUT /v1/devices) may send at most (default 16777216, 16 MiB; 1024 to 67108864).") var bulkBodyLimit: Int?
     @Option(help: "JSON file with settings.") var config: String?
 
     func run() async throws {
@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let window = settings.sendWindow, window < 1 { throw CommandError("send window must be at least 1 delivery") }
         if let days = settings.retentionDays, !(0...36_500).contains(days) { throw CommandError("retention days must be 0 (keep for ever) to 36500") }
         if let kept = settings.deviceHistory, kept < 0 { throw CommandError("device history must be 0 (no cap) or more") }
-        if let limit = settings.bulkBodyLimit, !(1024...(1 << 30)).contains(limit) { throw CommandError("bulk body limit must be 1024 to 1073741824 bytes; got \(limit)") }
+        if let limit = settings.bulkBodyLimit, !(1024...(64 << 20)).contains(limit) { throw CommandError("bulk body limit must be 1024 to 67108864 bytes (64 MiB); got \(limit)") }
         guard (settings.tlsCert == nil) == (settings.tlsKey == nil) else { throw CommandError("--tls-cert and --tls-key go together") }
 
         let sandbox: ServerConfiguration.SandboxRoute =
