@@ -26,8 +26,12 @@ struct PostgresQueueTests {
         #expect(try await store.rows("SELECT version FROM herald_layout").first?.decode(Int.self) == PostgresSchema.layoutVersion)
         // A restart on the same layout runs no statement: none waits for a lock a session holds.
         try await withLockOnDeliveries(store) { try await store.migrate(lockAttempts: 1) }
-        // A newer layout this version can work with: left as it is, and the node starts.
-        _ = try await store.rows("UPDATE herald_layout SET version = 98, fingerprint = 'newer'")
+        // A newer revision of this layout (a later version's statements), and a newer layout
+        // this version can work with: left as they are, and the node starts.
+        _ = try await store.rows("UPDATE herald_layout SET revision = \(PostgresSchema.revision + 1), fingerprint = 'newer'")
+        try await store.migrate()
+        #expect(try await store.rows("SELECT fingerprint FROM herald_layout").first?.decode(String.self) == "newer")
+        _ = try await store.rows("UPDATE herald_layout SET version = 98, revision = 1, fingerprint = 'newer'")
         try await store.migrate()
         let kept = try await store.rows("SELECT version, fingerprint FROM herald_layout").first?.decode((Int, String).self)
         #expect(kept?.0 == 98 && kept?.1 == "newer")
@@ -35,10 +39,15 @@ struct PostgresQueueTests {
         _ = try await store.rows("UPDATE herald_layout SET version = 99, oldest_reader = 99")
         await #expect(throws: StoreError.newerLayout(99, known: PostgresSchema.layoutVersion, oldestReader: 99)) { try await store.migrate() }
         #expect(try await store.rows("SELECT version FROM herald_layout").first?.decode(Int.self) == 99)
-        // Statements changed within a layout (or a schema without a version) are run again.
-        _ = try await store.rows("UPDATE herald_layout SET version = \(PostgresSchema.layoutVersion), oldest_reader = 1, fingerprint = 'older statements'")
+        // An older revision of this layout is migrated.
+        _ = try await store.rows("UPDATE herald_layout SET version = \(PostgresSchema.layoutVersion), oldest_reader = 1, revision = 0, fingerprint = 'older'")
         try await store.migrate()
         #expect(try await store.rows("SELECT fingerprint FROM herald_layout").first?.decode(String.self) == PostgresSchema.fingerprint)
+        // So is the current one missing what its statements make (dropped by hand).
+        _ = try await store.rows("DROP INDEX delivery_batches_free")
+        _ = try await store.rows("DROP FUNCTION herald_claim")
+        try await store.migrate()
+        #expect(try await store.rows("SELECT to_regclass('delivery_batches_free') IS NOT NULL AND to_regproc('herald_claim') IS NOT NULL").first?.decode(Bool.self) == true)
     }
 
     /// Runs `body` while another session holds a lock on `deliveries` that index statements wait for.
@@ -71,7 +80,7 @@ struct PostgresQueueTests {
         defer { Task { try? await store.close() } }
         try await store.migrate()
         // Statements changed since (as an upgrade within a layout has it): the migration runs them.
-        _ = try await store.rows("UPDATE herald_layout SET fingerprint = 'older statements'")
+        _ = try await store.rows("UPDATE herald_layout SET revision = 0")
         // Another session writes to deliveries meanwhile: a migration's index statements wait
         // for it, and every writer that comes after would wait behind them.
         try await withLockOnDeliveries(store) {
@@ -312,5 +321,18 @@ struct PostgresQueueTests {
         #expect(try await store.rows(indexes).first?.decode(Int64.self) == before)
         #expect(try await store.counts(notificationID: "n_0123456789abcdefghijklm").sent == 2_000)
         #expect(try await store.rows("SELECT 1 FROM delivery_batches").isEmpty)
+    }
+}
+
+/// The PostgreSQL layout's statements, without a server.
+@Suite("PostgreSQL layout")
+struct PostgresSchemaTests {
+    @Test("the migration statements keep their revision: changing them means raising PostgresSchema.revision")
+    func statementsArePinnedToTheirRevision() {
+        // Changed a statement? Raise PostgresSchema.revision (and layoutVersion if older code
+        // cannot work with the change), then put the new digest here.
+        let pinned = [1: "1623cff292bc08b3aabfc480944f100ecdf0312e976780c809f7320ed2fb6225"]
+        #expect(pinned[PostgresSchema.revision] == PostgresSchema.fingerprint, "revision \(PostgresSchema.revision) has digest \(PostgresSchema.fingerprint)")
+        #expect(PostgresSchema.expectedObjects.contains("delivery_batches") && PostgresSchema.expectedObjects.contains("notifications_fanout"))
     }
 }

@@ -34,9 +34,9 @@ final class DeadlineRace<Value: Sendable>: Sendable {
     }
 
     /// Runs `work` and returns its result, or throws `timeoutError()` once `deadline` has
-    /// passed first. The work is not cancelled: it goes on in the background and ends when it
-    /// ends (a store that does not answer may not honour cancellation, and a write under way
-    /// should complete).
+    /// passed first (or `CancellationError` at once when the caller is cancelled). The work is
+    /// not cancelled: it goes on in the background and ends when it ends (a store that does not
+    /// answer may not honour cancellation, and a write under way should complete).
     static func run(
         within deadline: Duration, timeoutError: @escaping @Sendable () -> any Error, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
@@ -52,7 +52,11 @@ final class DeadlineRace<Value: Sendable>: Sendable {
             try await Task.sleep(for: deadline)
             race.finish(.failure(timeoutError()))
         }
-        let result = await race.result()
+        let result = await withTaskCancellationHandler {
+            await race.result()
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
+        }
         timer.cancel()
         return try result.get()
     }

@@ -16,9 +16,24 @@ enum PostgresSchema {
     /// would break (a rolling upgrade then needs every node stopped first).
     static let oldestReader = 1
 
-    /// A digest of every statement the migration runs: a node whose schema has this layout and
-    /// this digest runs none of them at start (they would take locks on tables running nodes
-    /// use), and one whose statements changed within a layout runs them again.
+    /// The revision of the statements within the layout, raised with any change to them (a
+    /// function's body, an index): a node whose schema has this layout and revision runs none
+    /// of them at start (they would take locks on tables running nodes use), a node of a lower
+    /// revision runs its own, and one of a higher revision leaves the newer ones alone (going
+    /// back and forth between versions in a rolling upgrade must not put older bodies back).
+    /// A test pins ``fingerprint`` to it, so that changed statements cannot keep a revision.
+    static let revision = 1
+
+    /// What the schema must hold for the statements to be taken as run: a node that finds one
+    /// of them missing (dropped by hand) runs the statements again.
+    static let expectedObjects: [String] = {
+        let text = statements.joined(separator: "\n") + afterAddedColumns.joined(separator: "\n")
+        let pattern = /CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)/
+        return text.matches(of: pattern).map { String($0.output.1) }
+    }()
+
+    /// A digest of every statement the migration runs (kept in `herald_layout` to say what made
+    /// the schema).
     static let fingerprint: String = {
         let text = (statements + afterAddedColumns + addedColumns.map { "\($0.table).\($0.column) \($0.type)" }).joined(separator: "\n")
         return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -267,7 +282,7 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, body TEXT NOT NULL)",
         """
         CREATE TABLE IF NOT EXISTS herald_layout (
-            id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL, oldest_reader INT NOT NULL, fingerprint TEXT NOT NULL)
+            id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL, oldest_reader INT NOT NULL, revision INT NOT NULL, fingerprint TEXT NOT NULL)
         """,
         """
         CREATE TABLE IF NOT EXISTS api_keys (

@@ -137,9 +137,12 @@ public final class PostgresStore: HeraldStore {
         try await client.withTransaction(logger: logger) { connection in
             // Two nodes starting together on one schema must not both create its tables: the
             // second waits here for as long as the first migrates (a large upgrade can take
-            // minutes), then finds the layout done. Per schema (by the search path, which
-            // exists before the schema does): deployments in other schemas do not wait.
-            try await connection.query("SELECT pg_advisory_xact_lock(7461001, hashtext(current_setting('search_path')))", logger: logger)
+            // minutes), then finds the layout done. Per schema (its name as PostgreSQL folds
+            // it, however the node was told it): deployments in other schemas do not wait.
+            try await connection.query(
+                .sql("SELECT pg_advisory_xact_lock(7461001, hashtext(COALESCE(lower($1), current_schema(), current_setting('search_path'))))", [.text(self.schema)]),
+                logger: logger
+            )
             try await connection.query(.sql("SET LOCAL lock_timeout = '\(PostgresSchema.migrationLockTimeout)'"), logger: logger)
             if let schema = self.schema {
                 try await connection.query(.sql("CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
@@ -221,10 +224,14 @@ public final class PostgresStore: HeraldStore {
             try await connection.query(
                 .sql(
                     """
-                    INSERT INTO herald_layout (id, version, oldest_reader, fingerprint) VALUES (1, $1, $2, $3)
-                    ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, oldest_reader = EXCLUDED.oldest_reader, fingerprint = EXCLUDED.fingerprint
+                    INSERT INTO herald_layout (id, version, oldest_reader, revision, fingerprint) VALUES (1, $1, $2, $3, $4)
+                    ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, oldest_reader = EXCLUDED.oldest_reader, revision = EXCLUDED.revision,
+                        fingerprint = EXCLUDED.fingerprint
                     """,
-                    [.int(Int64(PostgresSchema.layoutVersion)), .int(Int64(PostgresSchema.oldestReader)), .text(PostgresSchema.fingerprint)]
+                    [
+                        .int(Int64(PostgresSchema.layoutVersion)), .int(Int64(PostgresSchema.oldestReader)), .int(Int64(PostgresSchema.revision)),
+                        .text(PostgresSchema.fingerprint),
+                    ]
                 ), logger: logger
             )
         }
@@ -238,7 +245,8 @@ public final class PostgresStore: HeraldStore {
             SELECT string_agg(DISTINCT format('pid %s %s %s for %s s', a.pid, NULLIF(a.application_name, ''), a.state,
                        COALESCE(round(extract(epoch FROM clock_timestamp() - a.xact_start))::text, '?')), '; ')
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid JOIN pg_class c ON c.oid = l.relation
-            WHERE l.granted AND l.pid <> pg_backend_pid() AND c.relnamespace = to_regnamespace(current_schema())
+            WHERE l.granted AND l.pid <> pg_backend_pid() AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND c.relnamespace = to_regnamespace(current_schema())
             """
         ).first?.decode(String?.self)
         return (found ?? nil) ?? "none seen now"
@@ -246,11 +254,12 @@ public final class PostgresStore: HeraldStore {
 
     /// Where the schema's layout stands against this version's.
     enum LayoutState: Equatable {
-        /// Made by this version's statements, as they are.
+        /// This layout and revision, with everything its statements make still there.
         case current
-        /// Older, or made by other statements of this layout (or without a version): migrate.
+        /// Older (a lower layout or revision, or none), or missing something: migrate.
         case older
-        /// Newer, and this version is among those that can work with it.
+        /// Newer (a higher layout, or revision of this layout), and this version is among
+        /// those that can work with it.
         case newerReadable(Int)
         /// Newer, and this version is too old to work with it.
         case newer(Int, oldestReader: Int)
@@ -258,13 +267,29 @@ public final class PostgresStore: HeraldStore {
 
     private func layoutState(_ connection: PostgresConnection) async throws -> LayoutState {
         guard try await connection.query("SELECT to_regclass('herald_layout') IS NOT NULL", logger: logger).collect().first?.decode(Bool.self) == true,
-            let row = try await connection.query("SELECT version, oldest_reader, fingerprint FROM herald_layout", logger: logger).collect().first
+            let row = try await connection.query("SELECT version, oldest_reader, revision FROM herald_layout", logger: logger).collect().first
         else { return .older }
-        let (version, oldestReader, fingerprint) = try row.decode((Int, Int, String).self)
-        if version > PostgresSchema.layoutVersion {
+        let (version, oldestReader, revision) = try row.decode((Int, Int, Int).self)
+        let found = (version, revision)
+        let ours = (PostgresSchema.layoutVersion, PostgresSchema.revision)
+        if found > ours {
             return oldestReader <= PostgresSchema.layoutVersion ? .newerReadable(version) : .newer(version, oldestReader: oldestReader)
         }
-        return version == PostgresSchema.layoutVersion && fingerprint == PostgresSchema.fingerprint ? .current : .older
+        guard found == ours else { return .older }
+        // Everything the statements make is still there (an index or function dropped by hand
+        // is made again).
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(PostgresSchema.expectedObjects)
+        let missing = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT (SELECT COUNT(*) FROM unnest($1::text[]) AS o(name) WHERE to_regclass(o.name) IS NULL)
+                        + (CASE WHEN to_regproc('herald_claim') IS NULL OR to_regproc('herald_record') IS NULL THEN 1 ELSE 0 END)
+                    """,
+                binds: bindings
+            ), logger: logger
+        ).collect().first?.decode(Int.self) ?? 1
+        return missing == 0 ? .current : .older
     }
 
     /// Adds the columns of ``PostgresSchema/addedColumns`` that existing tables lack.
